@@ -1,0 +1,100 @@
+import swagger from "@fastify/swagger";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import { eventRoutes } from "./events/routes.js";
+import { eventComponentSchemas } from "./events/schemas.js";
+import { apiKeyRoutes } from "./modules/api-keys/routes.js";
+import { teamRoutes } from "./modules/teams/routes.js";
+import { presentedSecret } from "./platform/auth.js";
+import { ping } from "./platform/database/index.js";
+import { unauthorized, unavailable } from "./platform/errors.js";
+import { registerProblemHandling } from "./platform/http/problems.js";
+import { ProblemSchema } from "./platform/http/schemas.js";
+import type { App } from "./platform/http/types.js";
+import { createAjv } from "./platform/validation.js";
+import type { Services } from "./services.js";
+
+export const VERSION = "0.1.0";
+
+/** Builds the HTTP application over ready services; listening is the caller's business. */
+export async function buildApp(services: Services, options: { logger?: FastifyServerOptions["logger"] } = {}): Promise<App> {
+  const { config } = services;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+  }).withTypeProvider<TypeBoxTypeProvider>() as App;
+
+  registerProblemHandling(app);
+
+  // Bodies are validated strictly; query strings and paths arrive as text and are coerced.
+  const bodyAjv = createAjv({ coerceTypes: false, useDefaults: false, removeAdditional: false });
+  const textAjv = createAjv({ coerceTypes: "array", useDefaults: true, removeAdditional: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === "body" ? bodyAjv : textAjv).compile(schema));
+
+  // JSON only: a text/plain body is a 415, not a string that fails validation. An empty JSON body
+  // counts as no body, so action endpoints with optional bodies accept either.
+  app.removeContentTypeParser("text/plain");
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  for (const type of ["application/json", /^application\/[\w.-]+\+json$/]) {
+    app.addContentTypeParser(type, { parseAs: "string" }, (request, body, done) => {
+      const text = body.toString();
+      if (text.trim() === "") return done(null, undefined);
+      return json(request, text, done);
+    });
+  }
+
+  app.addSchema(ProblemSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Steward API",
+        version: VERSION,
+        description: "Data products, data contracts, access requests and the CloudEvents feed of a Steward organization.",
+      },
+      servers: [{ url: config.appUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+          bearer: { type: "http", scheme: "bearer" },
+        },
+        schemas: eventComponentSchemas() as Record<string, never>,
+      },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
+  });
+
+  app.get("/health/live", { schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/health/ready", { schema: { hide: true } }, async () => {
+    try {
+      await ping(services.database.db);
+    } catch {
+      throw unavailable("The database is not reachable.");
+    }
+    return { status: "ok" };
+  });
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  app.get("/api/openapi.yaml", { schema: { hide: true } }, async (_request, reply) =>
+    reply.type("application/yaml").send(app.swagger({ yaml: true })),
+  );
+
+  await app.register(async (api: App) => {
+    api.addHook("onRequest", async (request) => {
+      const secret = presentedSecret(request.headers);
+      const principal = secret === undefined ? undefined : await services.apiKeys.authenticate(secret);
+      if (!principal) throw unauthorized();
+      request.principal = principal;
+    });
+    apiKeyRoutes(api, services.apiKeys);
+    teamRoutes(api, services.teams, config);
+    eventRoutes(api, services.feed);
+  });
+
+  app.addHook("preClose", async () => services.feed.releaseAll());
+  return app;
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { VERSION } from "../app.js";
+import { ConfigError, loadConfig } from "../platform/config.js";
+import { systemClock } from "../platform/clock.js";
+import { openDatabase, type Database } from "../platform/database/index.js";
+import { migrateToLatest } from "../platform/database/migrations.js";
+import { Problem } from "../platform/errors.js";
+import { startServer } from "../server.js";
+import { createServices, type Services } from "../services.js";
+
+const program = new Command()
+  .name("steward")
+  .description("Steward: data products, data contracts, access requests and their event feed.")
+  .version(VERSION)
+  .showHelpAfterError();
+
+const databaseOption = () => new Option("--database-url <url>", "sqlite:<path>, sqlite::memory: or postgres://… (default: DATABASE_URL or sqlite:./data/steward.db)");
+
+function output(json: boolean, value: Record<string, unknown>, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+}
+
+/** Runs a one-shot command against the configured database, migrated first. */
+async function withServices<T>(databaseUrl: string | undefined, work: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env, databaseUrl ? { databaseUrl } : {});
+  const database: Database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+    return await work(createServices(config, database, systemClock));
+  } finally {
+    await database.close();
+  }
+}
+
+program
+  .command("serve")
+  .description("Serve the web app and API (applies pending migrations first).")
+  .addOption(new Option("--port <port>", "listen port (PORT)").argParser((v) => Number(v)))
+  .addOption(new Option("--host <host>", "listen address (HOST)"))
+  .addOption(databaseOption())
+  .action(async (opts: { port?: number; host?: string; databaseUrl?: string }) => {
+    const config = loadConfig(process.env, {
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(opts.host ? { host: opts.host } : {}),
+      ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+    });
+    const server = await startServer(config);
+    server.app.log.info({ url: server.url, database: server.services.database.dialect }, "Steward is listening");
+    const stop = async (signal: string) => {
+      server.app.log.info({ signal }, "shutting down");
+      try {
+        await server.close();
+        process.exit(0);
+      } catch (error) {
+        server.app.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      }
+    };
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+    process.once("SIGINT", () => void stop("SIGINT"));
+  });
+
+program
+  .command("migrate")
+  .description("Apply pending database migrations and exit.")
+  .addOption(databaseOption())
+  .option("--json", "print one JSON object")
+  .action(async (opts: { databaseUrl?: string; json?: boolean }) => {
+    const config = loadConfig(process.env, opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {});
+    const database = openDatabase(config.databaseUrl);
+    try {
+      const applied = await migrateToLatest(database);
+      output(!!opts.json, { applied }, applied.length ? `Applied: ${applied.join(", ")}` : "The database is up to date.");
+    } finally {
+      await database.close();
+    }
+  });
+
+const org = program.command("org").description("Organizations.");
+org
+  .command("create")
+  .description("Create an organization and its first organization-scoped API key (shown once).")
+  .requiredOption("--name <name>", "organization name")
+  .addOption(databaseOption())
+  .option("--json", "print one JSON object")
+  .action(async (opts: { name: string; databaseUrl?: string; json?: boolean }) => {
+    const created = await withServices(opts.databaseUrl, (s) => s.organizations.create(opts.name));
+    output(
+      !!opts.json,
+      { organizationId: created.organizationId, apiKey: created.apiKey },
+      `Created organization '${created.name}' (${created.organizationId}).\nAPI key (shown once, store it now): ${created.apiKey}`,
+    );
+  });
+
+const key = program.command("key").description("API keys.");
+key
+  .command("create")
+  .description("Create an API key for an organization, optionally scoped to one team (shown once).")
+  .requiredOption("--org <organizationId>", "organization id")
+  .option("--team <teamId>", "scope the key to this team")
+  .option("--name <displayName>", "display name", "Key created with the CLI")
+  .option("--expires-at <date>", "ISO 8601 date-time or date")
+  .addOption(databaseOption())
+  .option("--json", "print one JSON object")
+  .action(async (opts: { org: string; team?: string; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
+    const created = await withServices(opts.databaseUrl, async (s) => {
+      if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
+      return s.database.db.transaction().execute((trx) =>
+        s.apiKeys.createKey(trx, opts.org, {
+          displayName: opts.name,
+          scope: opts.team ? "team" : "organization",
+          teamId: opts.team ?? null,
+          expiresAt: opts.expiresAt ?? null,
+        }),
+      );
+    });
+    output(
+      !!opts.json,
+      { id: created.id, apiKey: created.key, scope: created.scope, teamId: created.teamId },
+      `Created ${created.scope} key ${created.id}${created.teamId ? ` for team '${created.teamId}'` : ""}.\nAPI key (shown once, store it now): ${created.key}`,
+    );
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof Problem) {
+    process.stderr.write(`error: ${error.detail}\n`);
+    for (const v of error.violations ?? []) process.stderr.write(`  ${v.field}: ${v.message}\n`);
+    process.exit(1);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+/** Every event kind Steward emits (PRODUCT.md §6). The `type` of an envelope is `<prefix>.<kind>`. */
+
+export const RESOURCE_EVENT_KINDS = [
+  "TeamCreatedEvent",
+  "TeamUpdatedEvent",
+  "TeamDeletedEvent",
+  "DataProductCreatedEvent",
+  "DataProductUpdatedEvent",
+  "DataProductDeletedEvent",
+  "OutputPortCreatedEvent",
+  "OutputPortUpdatedEvent",
+  "OutputPortDeletedEvent",
+  "DataContractCreatedEvent",
+  "DataContractUpdatedEvent",
+  "DataContractDeletedEvent",
+  "AccessCreatedEvent",
+  "AccessUpdatedEvent",
+  "AccessDeletedEvent",
+  "AccessRequestedEvent",
+  "AccessApprovedEvent",
+  "AccessRejectedEvent",
+  "AccessActivatedEvent",
+  "AccessDeactivatedEvent",
+  "AccessCanceledEvent",
+] as const;
+
+export const PROVISIONING_EVENT_KINDS = [
+  "AccessProvisioningStartedEvent",
+  "AccessProvisionedEvent",
+  "AccessProvisioningFailedEvent",
+  "AccessDeprovisioningStartedEvent",
+  "AccessDeprovisionedEvent",
+  "AccessDeprovisioningFailedEvent",
+] as const;
+
+export const EVENT_KINDS = [...RESOURCE_EVENT_KINDS, ...PROVISIONING_EVENT_KINDS] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Extra payload fields some kinds carry beside `id` and `timestamp`. */
+export interface EventExtras {
+  outputPortId?: string;
+  status?: string;
+}
+
+export function isOutputPortKind(kind: EventKind): boolean {
+  return kind.startsWith("OutputPort");
+}
+
+export function isProvisioningKind(kind: EventKind): boolean {
+  return (PROVISIONING_EVENT_KINDS as readonly string[]).includes(kind);
+}

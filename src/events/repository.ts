@@ -1,0 +1,74 @@
+import { sql } from "kysely";
+import type { DialectName, Executor } from "../platform/database/index.js";
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  kind: string;
+  subject: string;
+  time: string;
+  data: string;
+}
+
+export interface NewEventRow {
+  id: string;
+  organization_id: string;
+  kind: string;
+  subject: string;
+  time: string;
+  data: string;
+}
+
+/** The only SQL that touches the event log. */
+export const eventRepository = {
+  /**
+   * Appends rows at the end of an organization's log. On PostgreSQL the caller's transaction first
+   * takes the organization's append lock, held until commit, so positions are handed out in commit
+   * order (docs/events.md). SQLite has a single writer, which gives the same order for free.
+   */
+  async append(trx: Executor, dialect: DialectName, organizationId: string, rows: NewEventRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (dialect === "postgres") {
+      await sql`select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${organizationId}))`.execute(trx);
+      await sql`select pg_notify(${NOTIFY_CHANNEL}, ${organizationId})`.execute(trx);
+    }
+    await trx.insertInto("events").values(rows).execute();
+  },
+
+  async positionOf(db: Executor, organizationId: string, eventId: string): Promise<number | undefined> {
+    const row = await db
+      .selectFrom("events")
+      .select("seq")
+      .where("id", "=", eventId)
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirst();
+    return row?.seq;
+  },
+
+  async readAfter(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
+    return db
+      .selectFrom("events")
+      .select(["seq", "id", "kind", "subject", "time", "data"])
+      .where("organization_id", "=", organizationId)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .limit(limit)
+      .execute();
+  },
+
+  async lastPosition(db: Executor, organizationId: string): Promise<number> {
+    const row = await db
+      .selectFrom("events")
+      .select("seq")
+      .where("organization_id", "=", organizationId)
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.seq ?? 0;
+  },
+};
+
+/** First key of the two-key advisory lock that serialises appends per organization. */
+const APPEND_LOCK_SPACE = 0x5374;
+/** Channel other Steward processes LISTEN on to wake held long polls; the payload is the organization id. */
+export const NOTIFY_CHANNEL = "steward_events";

@@ -1,0 +1,47 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+import { EVENT_KINDS, isOutputPortKind, isProvisioningKind, type EventKind } from "./kinds.js";
+
+const MEANING: Partial<Record<EventKind, string>> = {
+  AccessRequestedEvent: "Access was requested.",
+  AccessApprovedEvent: "A request for access was approved.",
+  AccessRejectedEvent: "A request for access was rejected.",
+  AccessActivatedEvent: "Access became active: its consumer should now be granted permissions.",
+  AccessDeactivatedEvent: "Access ended: its consumer's permissions should now be revoked.",
+  AccessCanceledEvent: "An access was canceled.",
+};
+
+/** The `data` payload of one event kind, published under `components/schemas/<EventKind>`. */
+export function eventDataSchema(kind: EventKind): TSchema {
+  const subject = kind.replace(/(Created|Updated|Deleted|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
+  const resource = subject === "OutputPort" ? "data product the output port belongs to" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return Type.Object(
+    {
+      id: Type.String({ description: `Id of the ${resource}.` }),
+      timestamp: Type.String({ description: "When it happened: ISO 8601 UTC with nine fractional digits." }),
+      ...(isOutputPortKind(kind) ? { outputPortId: Type.String({ description: "Id of the output port that changed." }) } : {}),
+      ...(isProvisioningKind(kind)
+        ? { status: Type.String({ description: "The access's provisioning status after this report." }) }
+        : {}),
+    },
+    { title: kind, description: MEANING[kind] ?? `${kind.replace(/Event$/, "").replace(/([a-z])([A-Z])/g, "$1 $2")}.`, additionalProperties: true },
+  );
+}
+
+export function eventComponentSchemas(): Record<string, TSchema> {
+  return Object.fromEntries(EVENT_KINDS.map((kind) => [kind, eventDataSchema(kind)]));
+}
+
+export const CloudEventSchema = Type.Object(
+  {
+    specversion: Type.Literal("1.0"),
+    id: Type.String({ format: "uuid", description: "Unique id; pass it as lastEventId to read what follows." }),
+    type: Type.String({ description: "<EVENT_TYPE_PREFIX>.<EventKind>" }),
+    source: Type.String({ format: "uri" }),
+    time: Type.String({ format: "date-time" }),
+    subject: Type.String({ description: "Id of the resource concerned; equals data.id." }),
+    datacontenttype: Type.Literal("application/json"),
+    dataschema: Type.String({ format: "uri" }),
+    data: Type.Object({ id: Type.String(), timestamp: Type.String() }, { additionalProperties: true }),
+  },
+  { title: "CloudEvent" },
+);

@@ -1,0 +1,47 @@
+import { Type } from "@sinclair/typebox";
+import { errors, NoContent } from "../../platform/http/schemas.js";
+import { principalOf, type App } from "../../platform/http/types.js";
+import type { ApiKeyService } from "./service.js";
+import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./schemas.js";
+
+export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
+  app.get(
+    "/api/api-keys",
+    { schema: { tags: ["api-keys"], summary: "List API keys (never their secrets)", response: { 200: Type.Array(ApiKeySchema), ...errors(403) } } },
+    async (request) => apiKeys.list(principalOf(request)),
+  );
+
+  app.post(
+    "/api/api-keys",
+    {
+      schema: {
+        tags: ["api-keys"],
+        summary: "Create an API key",
+        description: "The response carries the secret in `key`. It is shown this once and cannot be read again.",
+        body: ApiKeyInputSchema,
+        response: { 201: CreatedApiKeySchema, ...errors(403, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const created = await apiKeys.create(principalOf(request), request.body);
+      return reply.code(201).header("location", `/api/api-keys/${created.id}`).header("cache-control", "no-store").send(created);
+    },
+  );
+
+  app.delete(
+    "/api/api-keys/:id",
+    {
+      schema: {
+        tags: ["api-keys"],
+        summary: "Revoke an API key",
+        description: "Takes effect on the very next request made with the key.",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) }),
+        response: { 204: NoContent, ...errors(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await apiKeys.revoke(principalOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

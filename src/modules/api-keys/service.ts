@@ -1,0 +1,127 @@
+import { v7 as uuidv7 } from "uuid";
+import { hashSecret, newSecret, sameHash, type Principal } from "../../platform/auth.js";
+import { parseInstant, type Clock } from "../../platform/clock.js";
+import type { Database, Executor } from "../../platform/database/index.js";
+import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
+import { policy } from "../../policies/index.js";
+import { resourceRepository } from "../shared/resource-repository.js";
+import { apiKeyRepository, type ApiKeyRow } from "./repository.js";
+
+export interface ApiKeyInput {
+  displayName: string;
+  scope: "organization" | "team";
+  teamId?: string | null;
+  expiresAt?: string | null;
+}
+
+export interface ApiKeyView {
+  id: string;
+  displayName: string;
+  scope: "organization" | "team";
+  teamId: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyView {
+  /** The secret, returned this once. */
+  key: string;
+}
+
+/** `lastUsedAt` is written at most this often per key, so authentication stays a read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function presentApiKey(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    scope: row.scope,
+    teamId: row.team_id,
+    expiresAt: row.expires_at_input,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+export class ApiKeyService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a key in `organizationId`; also used by the CLI and bootstrap, which have no principal. */
+  async createKey(ex: Executor, organizationId: string, input: ApiKeyInput): Promise<CreatedApiKey> {
+    const violations: FieldViolation[] = [];
+    const teamId = input.teamId ?? null;
+    if (input.displayName.trim() === "") violations.push({ field: "displayName", message: "must not be empty" });
+    if (input.scope === "team" && teamId === null) {
+      violations.push({ field: "teamId", message: "is required when scope is team" });
+    }
+    if (input.scope === "organization" && teamId !== null) {
+      violations.push({ field: "teamId", message: "must be absent when scope is organization" });
+    }
+    if (input.scope === "team" && teamId !== null && !(await resourceRepository.get(ex, organizationId, "team", teamId))) {
+      violations.push({ field: "teamId", message: `no team '${teamId}' exists in this organization` });
+    }
+    const now = this.clock.now();
+    let expiresAt: string | null = null;
+    if (input.expiresAt != null) {
+      expiresAt = parseInstant(input.expiresAt);
+      if (expiresAt === null) {
+        violations.push({ field: "expiresAt", message: "must be an ISO 8601 date-time or date" });
+      } else if (expiresAt <= now.toISOString()) {
+        violations.push({ field: "expiresAt", message: "must be in the future" });
+      }
+    }
+    if (violations.length > 0) throw invalid("The API key cannot be created as requested.", violations);
+
+    const key = newSecret();
+    const row: ApiKeyRow = {
+      id: uuidv7(),
+      organization_id: organizationId,
+      display_name: input.displayName.trim(),
+      scope: input.scope,
+      team_id: teamId,
+      secret_hash: hashSecret(key),
+      secret_hint: key.slice(0, 8),
+      expires_at_input: input.expiresAt ?? null,
+      expires_at: expiresAt,
+      created_at: now.toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await apiKeyRepository.insert(ex, row);
+    return { ...presentApiKey(row), key };
+  }
+
+  async create(p: Principal, input: ApiKeyInput): Promise<CreatedApiKey> {
+    policy.manageApiKeys(p);
+    return this.database.db.transaction().execute((trx) => this.createKey(trx, p.organizationId, input));
+  }
+
+  async list(p: Principal): Promise<ApiKeyView[]> {
+    policy.manageApiKeys(p);
+    const rows = await apiKeyRepository.list(this.database.db, p.organizationId);
+    return rows.map(presentApiKey);
+  }
+
+  async revoke(p: Principal, id: string): Promise<void> {
+    policy.manageApiKeys(p);
+    const revoked = await apiKeyRepository.revoke(this.database.db, p.organizationId, id, this.clock.now().toISOString());
+    if (!revoked) throw notFound("API key", id);
+  }
+
+  /** The principal behind a secret, or undefined when it is unknown, revoked or expired. */
+  async authenticate(secret: string): Promise<Principal | undefined> {
+    const hash = hashSecret(secret);
+    const row = await apiKeyRepository.findByHash(this.database.db, hash);
+    if (!row || !sameHash(row.secret_hash, hash) || row.revoked_at !== null) return undefined;
+    const now = this.clock.now();
+    if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;
+    if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+      await apiKeyRepository.touch(this.database.db, row.id, now.toISOString());
+    }
+    return { organizationId: row.organization_id, keyId: row.id, scope: row.scope, teamId: row.team_id };
+  }
+}

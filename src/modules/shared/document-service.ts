@@ -1,0 +1,106 @@
+import type { Principal } from "../../platform/auth.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Database, Executor } from "../../platform/database/index.js";
+import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
+import type { Emit, EventLog } from "../../events/log.js";
+import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
+
+export type Document = Record<string, unknown> & { id: string };
+
+/**
+ * What makes one kind of catalog document different from another. Everything else — upsert,
+ * read, list, delete, the event transaction — is the same for teams, data products, data
+ * contracts and connectors, and lives in DocumentService.
+ */
+export interface DocumentDefinition<D extends Document> {
+  kind: ResourceKind;
+  /** Human name used in messages, e.g. "Data product". */
+  label: string;
+  /** Indexed columns derived from the document. */
+  columns(doc: D): Omit<ResourceColumns, "doc">;
+  /** Sets read-only and derived members; `before` is the stored document on update. */
+  prepare?(doc: D, before: D | undefined): D;
+  /** Throws 403 unless the principal may make the change (`after` undefined = delete). */
+  authorize(p: Principal, id: string, before: D | undefined, after: D | undefined): void;
+  /** Checks that need the database (references to other resources). */
+  validate?(ex: Executor, organizationId: string, doc: D): Promise<FieldViolation[]>;
+  /** Emits the change's events; `after` undefined = deleted. */
+  emitChange(emit: Emit, id: string, before: D | undefined, after: D | undefined): void;
+  /** Throws 409 when the document is still in use and cannot be deleted. */
+  checkDeletable?(ex: Executor, organizationId: string, doc: D): Promise<void>;
+}
+
+export interface PutResult<D> {
+  doc: D;
+  created: boolean;
+}
+
+export class DocumentService<D extends Document> {
+  constructor(
+    readonly definition: DocumentDefinition<D>,
+    protected readonly database: Database,
+    protected readonly events: EventLog,
+    protected readonly clock: Clock,
+  ) {}
+
+  async put(p: Principal, id: string, body: Record<string, unknown>): Promise<PutResult<D>> {
+    if (body.id !== undefined && body.id !== id) {
+      throw invalid(`The body's id must equal the id in the path ('${id}') or be absent.`, [
+        { field: "id", message: `must equal '${id}' or be absent` },
+      ]);
+    }
+    const { kind } = this.definition;
+    return this.events.transaction(p.organizationId, async (trx, emit) => {
+      const existing = await resourceRepository.getForUpdate<D>(trx, this.database.dialect, p.organizationId, kind, id);
+      const before = existing?.doc;
+      const incoming = { ...body, id } as D;
+      const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
+      this.definition.authorize(p, id, before, after);
+      const violations = (await this.definition.validate?.(trx, p.organizationId, after)) ?? [];
+      if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
+      // A PUT that changes nothing writes nothing and tells no one.
+      if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) return { doc: before, created: false };
+      const columns = { ...this.definition.columns(after), doc: after };
+      const at = this.clock.now().toISOString();
+      if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
+      else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
+      this.definition.emitChange(emit, id, before, after);
+      return { doc: after, created: before === undefined };
+    });
+  }
+
+  async get(p: Principal, id: string): Promise<D> {
+    const found = await resourceRepository.get<D>(this.database.db, p.organizationId, this.definition.kind, id);
+    if (!found) throw notFound(this.definition.label, id);
+    return found.doc;
+  }
+
+  async find(organizationId: string, id: string, ex: Executor = this.database.db): Promise<D | undefined> {
+    return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
+  }
+
+  async list(p: Principal, filter: ListFilter): Promise<D[]> {
+    const rows = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter);
+    return rows.map((r) => r.doc);
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const { kind } = this.definition;
+    await this.events.transaction(p.organizationId, async (trx, emit) => {
+      const existing = await resourceRepository.getForUpdate<D>(trx, this.database.dialect, p.organizationId, kind, id);
+      if (!existing) throw notFound(this.definition.label, id);
+      this.definition.authorize(p, id, existing.doc, undefined);
+      await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
+      await resourceRepository.delete(trx, p.organizationId, kind, id);
+      this.definition.emitChange(emit, id, existing.doc, undefined);
+    });
+  }
+}
+
+/** Lower-cased text the `q` filter matches: id, title and description. */
+export function searchText(...parts: Array<unknown>): string {
+  return parts
+    .filter((x): x is string => typeof x === "string")
+    .join("\n")
+    .toLowerCase();
+}

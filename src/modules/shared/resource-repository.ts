@@ -1,0 +1,152 @@
+import { sql, type Selectable } from "kysely";
+import type { DialectName, Executor } from "../../platform/database/index.js";
+import type { ResourcesTable } from "../../platform/database/schema.js";
+
+/** Catalog documents kept in the shared `resources` table. */
+export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector";
+
+export interface StoredResource<D = Record<string, unknown>> {
+  id: string;
+  doc: D;
+  ownerTeamId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ResourceColumns {
+  title: string | null;
+  ownerTeamId: string | null;
+  status: string | null;
+  searchText: string;
+  doc: unknown;
+}
+
+export interface ListFilter {
+  q?: string;
+  ownerTeamId?: string;
+  status?: string;
+  offset: number;
+  limit: number;
+}
+
+function toStored<D>(row: Pick<Selectable<ResourcesTable>, "id" | "doc" | "owner_team_id" | "created_at" | "updated_at">): StoredResource<D> {
+  return {
+    id: row.id,
+    doc: JSON.parse(row.doc) as D,
+    ownerTeamId: row.owner_team_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const COLUMNS = ["id", "doc", "owner_team_id", "created_at", "updated_at"] as const;
+
+/** All SQL over catalog documents; every query is bounded to one organization and one kind. */
+export const resourceRepository = {
+  async get<D>(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<StoredResource<D> | undefined> {
+    const row = await ex
+      .selectFrom("resources")
+      .select(COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row && toStored<D>(row);
+  },
+
+  /** Reads a document inside a write transaction, locking it on PostgreSQL until commit. */
+  async getForUpdate<D>(
+    ex: Executor,
+    dialect: DialectName,
+    organizationId: string,
+    kind: ResourceKind,
+    id: string,
+  ): Promise<StoredResource<D> | undefined> {
+    const row = await ex
+      .selectFrom("resources")
+      .select(COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .$if(dialect === "postgres", (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    return row && toStored<D>(row);
+  },
+
+  async list<D>(ex: Executor, organizationId: string, kind: ResourceKind, filter: ListFilter): Promise<StoredResource<D>[]> {
+    const rows = await ex
+      .selectFrom("resources")
+      .select(COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "=", filter.ownerTeamId!))
+      .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
+      .$if(filter.q !== undefined, (qb) => qb.where(sql<boolean>`search_text like ${`%${escapeLike(filter.q!.toLowerCase())}%`} escape '\\'`))
+      .orderBy("row_id")
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute();
+    return rows.map((r) => toStored<D>(r));
+  },
+
+  async insert(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {
+    await ex
+      .insertInto("resources")
+      .values({
+        organization_id: organizationId,
+        kind,
+        id,
+        title: columns.title,
+        owner_team_id: columns.ownerTeamId,
+        status: columns.status,
+        search_text: columns.searchText,
+        doc: JSON.stringify(columns.doc),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  },
+
+  async update(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {
+    await ex
+      .updateTable("resources")
+      .set({
+        title: columns.title,
+        owner_team_id: columns.ownerTeamId,
+        status: columns.status,
+        search_text: columns.searchText,
+        doc: JSON.stringify(columns.doc),
+        updated_at: at,
+      })
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .execute();
+  },
+
+  async delete(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<boolean> {
+    const result = await ex
+      .deleteFrom("resources")
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** How many documents of the given kinds a team owns. */
+  async countOwnedBy(ex: Executor, organizationId: string, kinds: ResourceKind[], teamId: string): Promise<number> {
+    const row = await ex
+      .selectFrom("resources")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("organization_id", "=", organizationId)
+      .where("kind", "in", kinds)
+      .where("owner_team_id", "=", teamId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

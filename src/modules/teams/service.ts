@@ -1,0 +1,31 @@
+import { conflict } from "../../platform/errors.js";
+import { policy } from "../../policies/index.js";
+import { apiKeyRepository } from "../api-keys/repository.js";
+import { resourceRepository } from "../shared/resource-repository.js";
+import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import type { Team } from "./schemas.js";
+
+export const teamDefinition: DocumentDefinition<Team> = {
+  kind: "team",
+  label: "Team",
+  columns: (team) => ({
+    title: team.name,
+    ownerTeamId: team.id,
+    status: null,
+    searchText: searchText(team.id, team.name, team.description),
+  }),
+  authorize: (p, id) => policy.writeTeam(p, id),
+  emitChange(emit, id, before, after) {
+    emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
+  },
+  async checkDeletable(ex, organizationId, team) {
+    const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract"], team.id);
+    const keys = await apiKeyRepository.countActiveForTeam(ex, organizationId, team.id);
+    if (owned > 0 || keys > 0) {
+      throw conflict(
+        `Team '${team.id}' is still in use: it owns ${owned} data product(s) or contract(s) and has ${keys} API key(s). ` +
+          "Move or delete those first.",
+      );
+    }
+  },
+};

@@ -1,0 +1,39 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Who is making a request: the organization and scope of the API key it carries. */
+export interface Principal {
+  organizationId: string;
+  keyId: string;
+  scope: "organization" | "team";
+  /** Set for team-scoped keys. */
+  teamId: string | null;
+}
+
+export const SECRET_PREFIX = "stw_";
+
+/** A new API key secret: 32 random bytes behind a prefix that secret scanners can recognise. */
+export function newSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The key a request carries, from `x-api-key` or `Authorization: Bearer`. */
+export function presentedSecret(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const apiKey = headers["x-api-key"];
+  if (typeof apiKey === "string" && apiKey.trim() !== "") return apiKey.trim();
+  const authorization = headers.authorization;
+  if (typeof authorization === "string") {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  return undefined;
+}

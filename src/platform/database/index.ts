@@ -1,0 +1,61 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.js";
+
+export type { DB } from "./schema.js";
+export type DialectName = "sqlite" | "postgres";
+
+/** Anything queries can run on: the database itself or an open transaction. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** The PostgreSQL pool, for LISTEN/NOTIFY; absent on SQLite. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sequence numbers) as JS numbers: Steward's values stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export function openDatabase(url: string): Database {
+  if (url.startsWith("sqlite:")) return openSqlite(url.slice("sqlite:".length));
+  return openPostgres(url);
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const connection = new SQLite(path);
+  connection.pragma("journal_mode = WAL");
+  // FULL makes every commit durable before it is acknowledged, also in WAL mode.
+  connection.pragma("synchronous = FULL");
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("busy_timeout = 5000");
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: "sqlite",
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    pool,
+    close: () => db.destroy(),
+  };
+}
+
+export async function ping(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,65 @@
+import type { Generated } from "kysely";
+
+/** Row types of every table, as Kysely sees them. Timestamps are ISO 8601 UTC text in both databases. */
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  display_name: string;
+  scope: "organization" | "team";
+  team_id: string | null;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  secret_hash: string;
+  /** First characters of the secret, so people can tell their keys apart. */
+  secret_hint: string;
+  /** `expiresAt` exactly as the client sent it. */
+  expires_at_input: string | null;
+  /** `expiresAt` normalised for comparison. */
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * Catalog documents (teams, data products, data contracts, connectors) share one table: each is a
+ * JSON document stored as sent, plus the few columns Steward filters and joins on.
+ */
+export interface ResourcesTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  kind: string;
+  id: string;
+  title: string | null;
+  owner_team_id: string | null;
+  status: string | null;
+  /** Lower-cased text the `q` filter searches. */
+  search_text: string;
+  doc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  /** Position in the log: commit order within an organization (see docs/events.md). */
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  kind: string;
+  subject: string;
+  time: string;
+  data: string;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  resources: ResourcesTable;
+  events: EventsTable;
+}

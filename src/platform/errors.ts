@@ -1,0 +1,72 @@
+/**
+ * Steward's errors. The domain throws these; the HTTP layer renders them as
+ * application/problem+json (RFC 9457) and the CLI as a line of text.
+ */
+
+export interface FieldViolation {
+  field: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable content",
+  429: "Too many requests",
+  500: "Internal server error",
+  503: "Service unavailable",
+};
+
+const SLUGS: Record<number, string> = {
+  400: "bad-request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not-found",
+  405: "method-not-allowed",
+  409: "conflict",
+  413: "payload-too-large",
+  415: "unsupported-media-type",
+  422: "validation-failed",
+  429: "too-many-requests",
+  500: "internal-error",
+  503: "unavailable",
+};
+
+export function problemType(status: number): string {
+  return `urn:steward:problem:${SLUGS[status] ?? "error"}`;
+}
+
+export function problemTitle(status: number): string {
+  return TITLES[status] ?? "Error";
+}
+
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly violations?: FieldViolation[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = "Problem";
+  }
+}
+
+export const badRequest = (detail: string, violations?: FieldViolation[]) => new Problem(400, detail, violations);
+export const unauthorized = () =>
+  new Problem(401, "A valid API key is required in the x-api-key header (or Authorization: Bearer).", undefined, {
+    "www-authenticate": 'Bearer realm="steward"',
+  });
+export const forbidden = (detail: string) => new Problem(403, detail);
+export const notFound = (what: string, id: string) => new Problem(404, `${what} '${id}' was not found.`);
+export const conflict = (detail: string) => new Problem(409, detail);
+export const invalid = (detail: string, violations: FieldViolation[]) => new Problem(422, detail, violations);
+export const unavailable = (detail: string) => new Problem(503, detail);

@@ -1,0 +1,103 @@
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
+import { Problem, problemTitle, problemType, type FieldViolation } from "../errors.js";
+import type { App } from "./types.js";
+
+export const PROBLEM_MEDIA_TYPE = "application/problem+json";
+
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem): FastifyReply {
+  const body: Record<string, unknown> = {
+    type: problemType(problem.status),
+    title: problemTitle(problem.status),
+    status: problem.status,
+    detail: problem.detail,
+    instance: request.url.split("?")[0],
+  };
+  if (problem.violations && problem.violations.length > 0) body.violations = problem.violations;
+  return reply.code(problem.status).headers(problem.headers).type(PROBLEM_MEDIA_TYPE).send(JSON.stringify(body));
+}
+
+/** `/schema/0/specification` → `schema[0].specification` */
+export function pointerToPath(pointer: string): string {
+  let path = "";
+  for (const raw of pointer.split("/").slice(1)) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    path = joinPath(path, segment);
+  }
+  return path;
+}
+
+export function joinPath(base: string, segment: string | number): string {
+  if (typeof segment === "number" || /^\d+$/.test(segment)) return `${base}[${segment}]`;
+  return base === "" ? segment : `${base}.${segment}`;
+}
+
+function violationsFrom(errors: FastifySchemaValidationError[], context: string): FieldViolation[] {
+  const seen = new Set<string>();
+  const violations: FieldViolation[] = [];
+  for (const error of errors) {
+    let field = pointerToPath(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === "required" && typeof params.missingProperty === "string") field = joinPath(field, params.missingProperty);
+    if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+      field = joinPath(field, params.additionalProperty);
+    }
+    let message = error.message ?? "is invalid";
+    if (error.keyword === "enum" && Array.isArray(params.allowedValues)) message = `must be one of: ${params.allowedValues.join(", ")}`;
+    if (field === "") field = context;
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push({ field, message });
+  }
+  return violations;
+}
+
+/** Client errors Fastify raises before a handler runs, in words a client can act on. */
+function describeFastifyError(error: FastifyError, app: App): string {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return `The request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes.`;
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return "The request body must be JSON (Content-Type: application/json).";
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return "The request says it carries JSON but its body is empty.";
+    default:
+      if (error instanceof SyntaxError || /JSON/i.test(error.message)) return `The request body is not valid JSON: ${error.message}`;
+      return error.message;
+  }
+}
+
+export function registerProblemHandling(app: App): void {
+  // 405 needs to know which methods a path does have; Fastify itself answers 404 for those.
+  const routes: Array<{ method: string; pattern: RegExp }> = [];
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(
+      "^" + route.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_-]+/g, "[^/]+").replace(/\\\*/g, ".*") + "/?$",
+    );
+    for (const method of methods) routes.push({ method, pattern });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      return sendProblem(reply, request, new Problem(405, `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") }));
+    }
+    return sendProblem(reply, request, new Problem(404, `There is nothing at ${request.method} ${path}.`));
+  });
+
+  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+    if (error instanceof Problem) return sendProblem(reply, request, error);
+    if (error.validation) {
+      const context = error.validationContext ?? "body";
+      const status = context === "body" ? 422 : 400;
+      const what = context === "body" ? "The request body is not a valid resource." : `The request ${context === "params" ? "path" : context} is invalid.`;
+      return sendProblem(reply, request, new Problem(status, what, violationsFrom(error.validation, context)));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendProblem(reply, request, new Problem(status, describeFastifyError(error, app)));
+    request.log.error({ err: error }, "request failed");
+    return sendProblem(reply, request, new Problem(status >= 500 && status < 600 ? status : 500, "Steward could not complete the request. The failure was logged."));
+  });
+}

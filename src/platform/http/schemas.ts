@@ -1,0 +1,52 @@
+import { Type, type ObjectOptions, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
+
+/** TypeBox schemas shared by every route. */
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: "URI naming the kind of problem." }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String({ description: "The request path the problem is about." }),
+    violations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: "Path into the request body, query or path, e.g. schema[0].specification.models[1].name" }),
+          message: Type.String(),
+          line: Type.Optional(Type.Integer()),
+          column: Type.Optional(Type.Integer()),
+        }),
+      ),
+    ),
+  },
+  { $id: "Problem", title: "Problem", description: "An RFC 9457 problem document." },
+);
+
+/** Client-chosen ids: 1–256 characters, no slash. */
+export const ResourceId = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/]+$" });
+
+export const IdParams = Type.Object({ id: ResourceId });
+
+export const PageQuery = {
+  p: Type.Optional(Type.Integer({ minimum: 0, description: "0-based page number." })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Items per page, at most 1000 (the default)." })),
+};
+
+const problem = { content: { "application/problem+json": { schema: Type.Ref("Problem") } } } as const;
+
+/** Error responses for the OpenAPI document; the error handler renders them. */
+export function errors(...statuses: number[]): Record<number, TSchema> {
+  const result: Record<number, TSchema> = {};
+  for (const status of [400, 401, ...statuses]) {
+    result[status] = Type.Unsafe({ description: `Problem (${status})`, ...problem });
+  }
+  return result;
+}
+
+/** Free-form JSON object whose unknown members are kept as sent. */
+export function OpenObject<T extends TProperties>(properties: T, options: ObjectOptions = {}): TObject<T> {
+  return Type.Object(properties, { additionalProperties: true, ...options });
+}
+
+export const NoContent = Type.Null({ description: "No content" });

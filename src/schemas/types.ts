@@ -1,0 +1,78 @@
+/**
+ * The one interface every schema kind is parsed behind. A parser turns a contract's
+ * `specification` into Steward's normalized model list, or reports every problem it found.
+ */
+
+export const SCHEMA_TYPES = ["dbt", "bigquery", "jsonschema", "avro", "custom"] as const;
+export type SchemaType = (typeof SCHEMA_TYPES)[number];
+
+/** One problem in a specification. `field` is a path into the request body. */
+export interface Violation {
+  field: string;
+  message: string;
+  /** 1-based position in the specification text, when the specification was sent as text. */
+  line?: number;
+  column?: number;
+}
+
+export type ModelKind = "table" | "view" | "materialized_view" | "record" | "object";
+
+export type LogicalType =
+  | "string"
+  | "integer"
+  | "number"
+  | "boolean"
+  | "date"
+  | "time"
+  | "timestamp"
+  | "bytes"
+  | "object"
+  | "array"
+  | "map"
+  | "enum"
+  | "union"
+  | "range"
+  | "geography"
+  | "json"
+  | "interval"
+  | "null"
+  | "unknown";
+
+export interface NormalizedField {
+  name: string;
+  type: LogicalType;
+  /** The type exactly as the source format spells it (`INT64`, `text`, `["null","string"]`…). */
+  physicalType: string;
+  required: boolean;
+  description?: string;
+  /** Test names for dbt columns, qualified names kept (`dbt_utils.expression_is_true`). */
+  tests?: string[];
+  /** Nested fields of an object/record/struct. */
+  fields?: NormalizedField[];
+  /** Element type of an array (or value type of a map). */
+  items?: NormalizedField;
+  /** Allowed symbols of an enum. */
+  symbols?: string[];
+}
+
+export interface NormalizedModel {
+  name: string;
+  description?: string;
+  kind: ModelKind;
+  /** Model-level tests (dbt). */
+  tests?: string[];
+  fields: NormalizedField[];
+}
+
+export type ParseResult =
+  | { ok: true; detectedType: SchemaType; models: NormalizedModel[] }
+  | { ok: false; violations: Violation[] };
+
+export interface SchemaParser {
+  readonly type: SchemaType;
+  /**
+   * @param specification the raw `specification` value as it arrived (text, or already-parsed JSON value)
+   * @param basePath path of the specification in the request body, e.g. `schema[0].specification`
+   */
+  parse(specification: unknown, basePath: string): ParseResult;
+}

@@ -1,0 +1,89 @@
+import type { FastifyServerOptions } from "fastify";
+import { buildApp } from "./app.js";
+import { PostgresCommitListener } from "./events/notifier.js";
+import type { Config } from "./platform/config.js";
+import { systemClock, type Clock } from "./platform/clock.js";
+import { openDatabase } from "./platform/database/index.js";
+import { migrateToLatest } from "./platform/database/migrations.js";
+import type { App } from "./platform/http/types.js";
+import { createServices, type Services } from "./services.js";
+
+export interface RunningServer {
+  app: App;
+  services: Services;
+  /** The address it listens on, e.g. http://127.0.0.1:8080 */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  logger?: FastifyServerOptions["logger"];
+  /** Where the first-start message goes; stdout by default. */
+  print?: (text: string) => void;
+}
+
+/** What `steward serve` runs: migrate, bootstrap, listen. `close` stops in the order SIGTERM needs. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const services = createServices(config, database, options.clock ?? systemClock);
+  const app = await buildApp(services, { logger: options.logger });
+  const listener =
+    database.dialect === "postgres" ? new PostgresCommitListener(config.databaseUrl, services.events, app.log) : undefined;
+  try {
+    await listener?.start();
+    if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stdout.write(text)));
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await listener?.stop();
+    await database.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    services,
+    url: `http://${host}:${port}`,
+    close: () =>
+      (closing ??= (async () => {
+        // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
+        await app.close();
+        await listener?.stop();
+        await database.close();
+      })()),
+  };
+}
+
+/** On an empty database, creates organization `default` and shows its first key, once. */
+async function bootstrap(services: Services, print: (text: string) => void): Promise<void> {
+  if (await services.organizations.any()) return;
+  const created = await services.organizations.createIfAbsent("default");
+  if (!created) return; // another process sharing the database got there first
+  const { appUrl } = services.config;
+  print(
+    [
+      "",
+      "Steward created organization 'default' and its first API key:",
+      "",
+      `    ${created.apiKey}`,
+      "",
+      "It is shown this once; store it now. Use it in the x-api-key header, for example:",
+      "",
+      `    curl -H 'x-api-key: ${created.apiKey}' ${appUrl}/api/teams`,
+      "",
+      "More keys: `steward key create --org " + created.organizationId + "` or POST /api/api-keys.",
+      "",
+      "",
+    ].join("\n"),
+  );
+}

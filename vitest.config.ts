@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Child-process and database tests are heavier than pure ones; two cores is the CI machine.
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
