@@ -7,8 +7,8 @@ import { apiKeyRoutes } from "./modules/api-keys/routes.js";
 import { teamRoutes } from "./modules/teams/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { unauthorized, unavailable } from "./platform/errors.js";
-import { registerProblemHandling } from "./platform/http/problems.js";
+import { Problem, unauthorized, unavailable } from "./platform/errors.js";
+import { registerProblemHandling, sendProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/schemas.js";
 import type { App } from "./platform/http/types.js";
 import { createAjv } from "./platform/validation.js";
@@ -25,6 +25,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // URLs the router cannot decode (a stray `%`) are client errors like any other.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(reply, request, new Problem(400, error.code === "FST_ERR_BAD_URL" ? "The request URL is not valid." : error.message)),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
@@ -95,6 +98,15 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     eventRoutes(api, services.feed);
   });
 
-  app.addHook("preClose", async () => services.feed.releaseAll());
+  // On shutdown: answer held long polls now, and close every connection after its response, so
+  // keep-alive sockets of requests still in flight do not hold the process open.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+    services.feed.releaseAll();
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
   return app;
 }

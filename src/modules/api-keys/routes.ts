@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, NoContent } from "../../platform/http/schemas.js";
+import { errors, IdParams, NoContent } from "../../platform/http/schemas.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ApiKeyService } from "./service.js";
 import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./schemas.js";
@@ -35,7 +35,7 @@ export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
         tags: ["api-keys"],
         summary: "Revoke an API key",
         description: "Takes effect on the very next request made with the key.",
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) }),
+        params: IdParams,
         response: { 204: NoContent, ...errors(403, 404) },
       },
     },

@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { ResourceId } from "../../platform/http/schemas.js";
+import { ResourceId, SafeText } from "../../platform/http/schemas.js";
 
 const Scope = Type.Union([Type.Literal("organization"), Type.Literal("team")]);
 
 export const ApiKeyInputSchema = Type.Object(
   {
-    displayName: Type.String({ minLength: 1, maxLength: 200 }),
+    displayName: SafeText({ minLength: 1, maxLength: 200 }),
     scope: Scope,
     teamId: Type.Optional(Type.Union([ResourceId, Type.Null()], { description: "Required for scope team." })),
     expiresAt: Type.Optional(

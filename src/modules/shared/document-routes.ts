@@ -2,7 +2,7 @@ import { Type, type TObject, type TProperties } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/schemas.js";
+import { errors, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/schemas.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import type { Document, DocumentService } from "./document-service.js";
@@ -32,14 +32,18 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       schema: {
         tags: [o.tag],
         summary: `List ${o.plural}`,
-        querystring: Type.Object({ ...PageQuery, ...o.filters }),
+        querystring: Type.Object({
+          ...PageQuery,
+          q: Type.Optional(SafeText({ maxLength: 200, description: "Case-insensitive text search in id, title and description." })),
+          ...o.filters,
+        }),
         response: { 200: Type.Array(o.schema), ...errors(403) },
       },
     },
     async (request, reply) => {
       const query = request.query as Record<string, unknown> & { p?: number; pageSize?: number };
       const { page, size, offset } = pageWindow(query);
-      const filter = o.toFilter?.(query as Record<string, string | undefined>) ?? {};
+      const filter = { q: query.q as string | undefined, ...o.toFilter?.(query as Record<string, string | undefined>) };
       const rows = await o.service.list(principalOf(request), { ...filter, offset, limit: size + 1 });
       return sendPage(request, reply, rows, size, page);
     },

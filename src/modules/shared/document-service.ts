@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
@@ -59,7 +60,7 @@ export class DocumentService<D extends Document> {
       const violations = (await this.definition.validate?.(trx, p.organizationId, after)) ?? [];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
-      if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) return { doc: before, created: false };
+      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false };
       const columns = { ...this.definition.columns(after), doc: after };
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);

@@ -96,10 +96,10 @@ export const resourceRepository = {
         organization_id: organizationId,
         kind,
         id,
-        title: columns.title,
-        owner_team_id: columns.ownerTeamId,
-        status: columns.status,
-        search_text: columns.searchText,
+        title: storable(columns.title),
+        owner_team_id: storable(columns.ownerTeamId),
+        status: storable(columns.status),
+        search_text: storable(columns.searchText) ?? "",
         doc: JSON.stringify(columns.doc),
         created_at: at,
         updated_at: at,
@@ -111,10 +111,10 @@ export const resourceRepository = {
     await ex
       .updateTable("resources")
       .set({
-        title: columns.title,
-        owner_team_id: columns.ownerTeamId,
-        status: columns.status,
-        search_text: columns.searchText,
+        title: storable(columns.title),
+        owner_team_id: storable(columns.ownerTeamId),
+        status: storable(columns.status),
+        search_text: storable(columns.searchText) ?? "",
         doc: JSON.stringify(columns.doc),
         updated_at: at,
       })
@@ -146,6 +146,11 @@ export const resourceRepository = {
     return Number(row.n);
   },
 };
+
+/** Derived columns are plain text; PostgreSQL refuses NUL in text, and documents may contain it. */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replace(/\u0000/g, "");
+}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

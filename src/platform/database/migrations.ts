@@ -76,7 +76,13 @@ function migrations(dialect: DialectName): Record<string, Migration> {
 export async function migrateToLatest(database: Database): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(database.dialect) };
   // The migrator takes a lock itself (an advisory lock on PostgreSQL), so concurrent starts are safe.
-  const migrator = new Migrator({ db: database.db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one; name the
+  // connection's own, or another schema's tables would be taken for ours.
+  const schema =
+    database.dialect === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

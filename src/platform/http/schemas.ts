@@ -1,4 +1,4 @@
-import { Type, type ObjectOptions, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
+import { Type, type ObjectOptions, type StringOptions, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 
 /** TypeBox schemas shared by every route. */
 
@@ -23,8 +23,11 @@ export const ProblemSchema = Type.Object(
   { $id: "Problem", title: "Problem", description: "An RFC 9457 problem document." },
 );
 
+/** Text a database column can hold: anything but the NUL character, which PostgreSQL refuses. */
+export const SafeText = (options: StringOptions = {}) => Type.String({ pattern: "^[^\\u0000]*$", ...options });
+
 /** Client-chosen ids: 1–256 characters, no slash. */
-export const ResourceId = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/]+$" });
+export const ResourceId = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000]+$" });
 
 export const IdParams = Type.Object({ id: ResourceId });
 

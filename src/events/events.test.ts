@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../test/helpers/databases.js";
+import { request, startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { EVENT_KINDS } from "./kinds.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe.each(DATABASES)("event feed (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind, { appUrl: "https://steward.example.com", longPollTimeoutMs: 3000 });
+  });
+  afterAll(() => t?.close());
+
+  const feed = (query = "") => t.api("GET", `/api/events${query}`);
+
+  it("starts empty: [] with the CloudEvents batch media type", async () => {
+    const res = await feed();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/cloudevents-batch\+json/);
+    expect(res.body).toEqual([]);
+  });
+
+  it("renders every envelope field exactly as specified", async () => {
+    await t.api("PUT", "/api/teams/analytics", { name: "Analytics" });
+    const [event] = (await feed()).body;
+    expect(Object.keys(event).sort()).toEqual(
+      ["data", "datacontenttype", "dataschema", "id", "source", "specversion", "subject", "time", "type"].sort(),
+    );
+    expect(event.specversion).toBe("1.0");
+    expect(event.id).toMatch(UUID);
+    expect(event.type).toBe("com.service.events.TeamCreatedEvent");
+    expect(event.source).toBe("https://steward.example.com");
+    expect(event.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/);
+    expect(event.subject).toBe("analytics");
+    expect(event.datacontenttype).toBe("application/json");
+    expect(event.dataschema).toBe("https://steward.example.com/api/openapi.yaml#/components/schemas/TeamCreatedEvent");
+    expect(event.data).toEqual({ id: "analytics", timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/) });
+    expect(event.data.timestamp.slice(0, 23)).toBe(event.time.slice(0, 23));
+  });
+
+  it("returns events strictly after lastEventId, oldest first", async () => {
+    await t.api("PUT", "/api/teams/analytics", { name: "Analytics 2" });
+    await t.api("DELETE", "/api/teams/analytics");
+    const all = (await feed()).body;
+    expect(all.map((e: any) => e.type.split(".").pop())).toEqual(["TeamCreatedEvent", "TeamUpdatedEvent", "TeamDeletedEvent"]);
+    const after = (await feed(`?lastEventId=${all[0].id}&longPolling=false`)).body;
+    expect(after.map((e: any) => e.id)).toEqual([all[1].id, all[2].id]);
+    expect((await feed(`?lastEventId=${all[2].id}`)).body).toEqual([]);
+    // Upper-case UUIDs name the same event.
+    expect((await feed(`?lastEventId=${all[1].id.toUpperCase()}`)).body.map((e: any) => e.id)).toEqual([all[2].id]);
+  });
+
+  it("caps a batch at 1000 events and continues from the last id", async () => {
+    const { events } = t.server.services;
+    await events.transaction(t.organizationId, async (_trx, emit) => {
+      for (let i = 0; i < 1500; i++) emit("TeamUpdatedEvent", `bulk-${i}`);
+    });
+    const first = (await feed()).body;
+    expect(first).toHaveLength(1000);
+    const second = (await feed(`?lastEventId=${first[999].id}`)).body;
+    expect(second).toHaveLength(503);
+    const seen = new Set([...first, ...second].map((e: any) => e.id));
+    expect(seen.size).toBe(1503);
+    expect(second.at(-1).subject).toBe("bulk-1499");
+  });
+
+  it("answers 400 for a malformed or unknown lastEventId and a bad longPolling", async () => {
+    for (const query of [
+      "?lastEventId=not-a-uuid",
+      "?lastEventId=0190b1e4-0000-7000-8000-000000000000",
+      "?longPolling=yes",
+      "?longPolling=",
+    ]) {
+      const res = await feed(query);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+      expect(res.body.violations?.[0]?.field ?? "", query).toMatch(/lastEventId|longPolling/);
+    }
+  });
+
+  it("keeps each organization's feed to itself; another organization's event id is unknown", async () => {
+    const other = await t.createOrganization(`feed-other-${kind}`);
+    await request(t.url, "PUT", "/api/teams/theirs", { name: "Theirs" }, { key: other.key });
+    const theirs = (await request(t.url, "GET", "/api/events", undefined, { key: other.key })).body;
+    expect(theirs.map((e: any) => e.subject)).toEqual(["theirs"]);
+    expect((await feed(`?lastEventId=${theirs[0].id}`)).status).toBe(400);
+    const ours = (await feed()).body;
+    expect(ours.map((e: any) => e.subject)).not.toContain("theirs");
+  });
+
+  it("holds a long poll until an event commits", async () => {
+    const latest = (await feed(`?lastEventId=${(await feed()).body.at(-1).id}`)).body;
+    const all = (await feed()).body;
+    let last = all.at(-1).id;
+    // Walk to the end of the log (it holds more than one batch).
+    for (let batch = latest; batch.length > 0; batch = (await feed(`?lastEventId=${last}`)).body) last = batch.at(-1).id;
+    const started = Date.now();
+    const held = feed(`?lastEventId=${last}&longPolling=true`);
+    await new Promise((r) => setTimeout(r, 200));
+    await t.api("PUT", "/api/teams/wake-up", { name: "Wake up" });
+    const res = await held;
+    expect(res.body.map((e: any) => e.subject)).toEqual(["wake-up"]);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it("answers a long poll with [] when the hold time ends", async () => {
+    const { body: all } = await feed();
+    let last = all.at(-1).id;
+    for (let batch = all; batch.length > 0; batch = (await feed(`?lastEventId=${last}`)).body) last = batch.at(-1).id;
+    const started = Date.now();
+    const res = await feed(`?lastEventId=${last}&longPolling=true`);
+    expect(res.body).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+  });
+});
+
+describe("event type prefix", () => {
+  it("follows EVENT_TYPE_PREFIX, for drop-in compatibility with existing connectors", async () => {
+    const t = await startTestServer("sqlite", { eventTypePrefix: "com.datamesh-manager.events" });
+    try {
+      await t.api("PUT", "/api/teams/x", { name: "X" });
+      const [event] = (await t.api("GET", "/api/events")).body;
+      expect(event.type).toBe("com.datamesh-manager.events.TeamCreatedEvent");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("OpenAPI document", () => {
+  it("is public, 3.1, and describes every event kind and every API operation", async () => {
+    const t = await startTestServer("sqlite");
+    try {
+      const json = await request(t.url, "GET", "/api/openapi.json");
+      expect(json.status).toBe(200);
+      expect(json.body.openapi).toBe("3.1.0");
+      for (const kind of EVENT_KINDS) {
+        const schema = json.body.components.schemas[kind];
+        expect(schema?.type, kind).toBe("object");
+        expect(schema.required).toEqual(expect.arrayContaining(["id", "timestamp"]));
+      }
+      const paths = Object.keys(json.body.paths);
+      expect(paths).toEqual(expect.arrayContaining(["/api/events", "/api/teams", "/api/teams/{id}", "/api/api-keys", "/api/api-keys/{id}"]));
+      expect(json.body.paths["/api/events"].get.responses["200"].content).toHaveProperty(["application/cloudevents-batch+json"]);
+      const yaml = await request(t.url, "GET", "/api/openapi.yaml");
+      expect(yaml.status).toBe(200);
+      expect(yaml.headers.get("content-type")).toMatch(/yaml/);
+      expect(yaml.text).toContain("openapi: 3.1.0");
+      expect(yaml.text).toContain("AccessActivatedEvent:");
+    } finally {
+      await t.close();
+    }
+  });
+});

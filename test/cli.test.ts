@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, serve } from "./helpers/cli.js";
+import { createTestDatabase, DATABASES, type TestDatabase } from "./helpers/databases.js";
+import { request } from "./helpers/server.js";
+
+describe.each(DATABASES)("the steward command (%s)", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database?.drop());
+
+  it("migrates, then reports the database up to date", async () => {
+    const first = await runCli(["migrate", "--json"], { DATABASE_URL: database.url });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ applied: expect.arrayContaining(["0001_foundation"]) });
+    const again = await runCli(["migrate"], { DATABASE_URL: database.url });
+    expect(again.stdout).toMatch(/up to date/);
+  });
+
+  it("creates organizations and keys, printing JSON with --json", async () => {
+    const org = await runCli(["org", "create", "--name", "acme", "--json", "--database-url", database.url]);
+    expect(org.code, org.stderr).toBe(0);
+    const created = JSON.parse(org.stdout);
+    expect(created).toEqual({ organizationId: expect.any(String), apiKey: expect.stringMatching(/^stw_/) });
+
+    const dup = await runCli(["org", "create", "--name", "acme"], { DATABASE_URL: database.url });
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/already exists/);
+
+    const key = await runCli(["key", "create", "--org", created.organizationId, "--name", "deploy bot", "--json"], { DATABASE_URL: database.url });
+    expect(key.code, key.stderr).toBe(0);
+    expect(JSON.parse(key.stdout)).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^stw_/), scope: "organization", teamId: null });
+
+    const noTeam = await runCli(["key", "create", "--org", created.organizationId, "--team", "ghosts"], { DATABASE_URL: database.url });
+    expect(noTeam.code).toBe(1);
+    expect(noTeam.stderr).toMatch(/teamId: no team 'ghosts'/);
+
+    const noOrg = await runCli(["key", "create", "--org", "nope"], { DATABASE_URL: database.url });
+    expect(noOrg.code).toBe(1);
+    expect(noOrg.stderr).toMatch(/No organization/);
+
+    // The printed keys work against a server on the same database; a team key once the team exists.
+    const server = await serve({ DATABASE_URL: database.url, STEWARD_BOOTSTRAP: "false" });
+    try {
+      const orgKey = JSON.parse(key.stdout).apiKey;
+      expect((await request(server.url, "PUT", "/api/teams/ops", { name: "Ops" }, { key: orgKey })).status).toBe(200);
+      const teamKey = await runCli(["key", "create", "--org", created.organizationId, "--team", "ops", "--json"], { DATABASE_URL: database.url });
+      const parsed = JSON.parse(teamKey.stdout);
+      expect(parsed).toMatchObject({ scope: "team", teamId: "ops" });
+      expect((await request(server.url, "PUT", "/api/teams/ops", { name: "Ops!" }, { key: parsed.apiKey })).status).toBe(200);
+      expect((await request(server.url, "GET", "/api/api-keys", undefined, { key: parsed.apiKey })).status).toBe(403);
+      // No bootstrap on a database that has organizations, nor when turned off.
+      expect(server.output()).not.toMatch(/stw_/);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("rejects a bad configuration with a clear message", async () => {
+    const res = await runCli(["migrate"], { DATABASE_URL: "mysql://nope" });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/DATABASE_URL must start with sqlite: or postgres:\/\//);
+  });
+});
+
+describe.each(DATABASES)("steward serve (%s)", (kind) => {
+  it("bootstraps organization 'default' once, serves health, and stops cleanly on SIGTERM", async () => {
+    const database = await createTestDatabase(kind);
+    try {
+      const first = await serve({ DATABASE_URL: database.url });
+      const key = /(stw_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];
+      expect(key, first.output()).toBeDefined();
+      expect(first.output()).toMatch(/x-api-key/);
+      expect((await request(first.url, "GET", "/health/live")).status).toBe(200);
+      expect((await request(first.url, "GET", "/health/ready")).status).toBe(200);
+      expect((await request(first.url, "PUT", "/api/teams/t", { name: "T" }, { key })).status).toBe(200);
+
+      // A long poll held at shutdown is answered with [] and the process exits 0.
+      const held = request(first.url, "GET", "/api/events?longPolling=true&lastEventId=" + (await request(first.url, "GET", "/api/events", undefined, { key })).body[0].id, undefined, { key });
+      await new Promise((r) => setTimeout(r, 300));
+      first.child.kill("SIGTERM");
+      const answer = await held;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual([]);
+      expect(await first.exited).toBe(0);
+
+      const second = await serve({ DATABASE_URL: database.url });
+      try {
+        expect(second.output()).not.toMatch(/stw_/);
+        expect((await request(second.url, "GET", "/api/teams/t", undefined, { key })).status).toBe(200);
+      } finally {
+        second.child.kill("SIGTERM");
+        expect(await second.exited).toBe(0);
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});

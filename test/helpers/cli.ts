@@ -1,0 +1,59 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const CLI = ["--import", "tsx", "src/cli/main.ts"];
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `steward <args>` from source in a child process and waits for it to exit. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `steward serve` on a free port and resolves once it listens. */
+export function serve(env: Record<string, string>): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, "serve"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    });
+    let out = "";
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const timer = setTimeout(() => reject(new Error(`steward serve did not start:\n${out}`)), 20_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const match = /"url":"(http:\/\/[^"]+)"[^\n]*Steward is listening/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], output: () => out, exited });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`steward serve exited with ${code}:\n${out}`));
+    });
+  });
+}

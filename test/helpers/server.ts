@@ -1,0 +1,76 @@
+import { loadConfig, type Config } from "../../src/platform/config.js";
+import type { Clock } from "../../src/platform/clock.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "./databases.js";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface ApiOptions {
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  raw?: string;
+  contentType?: string;
+}
+
+export interface TestServer {
+  kind: DatabaseKind;
+  url: string;
+  database: TestDatabase;
+  server: RunningServer;
+  organizationId: string;
+  /** Organization-scoped key of the organization created for the test. */
+  key: string;
+  api<T = any>(method: string, path: string, body?: unknown, options?: ApiOptions): Promise<ApiResponse<T>>;
+  /** A second organization with its own key, for tenancy tests. */
+  createOrganization(name: string): Promise<{ organizationId: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export async function request<T = any>(baseUrl: string, method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers["x-api-key"] = options.key;
+  let payload: string | undefined;
+  if (options.raw !== undefined) payload = options.raw;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined) headers["content-type"] = options.contentType ?? "application/json";
+  const response = await fetch(baseUrl + path, { method, headers, body: payload });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if (/json/.test(response.headers.get("content-type") ?? "") && text !== "") parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A real Steward on a loopback port over a fresh database, with one organization and its key. */
+export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}, clock?: Clock): Promise<TestServer> {
+  const database = await createTestDatabase(kind);
+  const config = loadConfig(
+    {},
+    { port: 0, host: "127.0.0.1", databaseUrl: database.url, bootstrap: false, logLevel: "silent", appUrl: "http://steward.test", ...overrides },
+  );
+  const server = await startServer(config, { clock, logger: false });
+  const org = await server.services.organizations.create(`org-${Math.random().toString(36).slice(2)}`);
+  const url = server.url;
+  return {
+    kind,
+    url,
+    database,
+    server,
+    organizationId: org.organizationId,
+    key: org.apiKey,
+    api: (method, path, body, options = {}) => request(url, method, path, body, { key: org.apiKey, ...options }),
+    async createOrganization(name) {
+      const created = await server.services.organizations.create(name);
+      return { organizationId: created.organizationId, key: created.apiKey };
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "./helpers/databases.js";
+import { request, startTestServer, type TestServer } from "./helpers/server.js";
+
+describe.each(DATABASES)("HTTP conventions (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind, { bodyLimitBytes: 64 * 1024 });
+    await t.api("PUT", "/api/teams/core", { name: "Core" });
+    await t.api("POST", "/api/api-keys", { displayName: "pin", scope: "team", teamId: "core" });
+  });
+  afterAll(() => t?.close());
+
+  const expectProblem = (res: { status: number; headers: Headers; body: any; text: string }, status: number) => {
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: expect.stringMatching(/^urn:steward:problem:/), title: expect.any(String), status, detail: expect.any(String), instance: expect.stringMatching(/^\//) });
+    expect(res.text).not.toMatch(/\n\s+at /);
+    return res.body;
+  };
+
+  it("400 for malformed JSON", async () => {
+    const body = expectProblem(await t.api("PUT", "/api/teams/x", undefined, { raw: '{"name": "x",' }), 400);
+    expect(body.detail).toMatch(/JSON/);
+    expect(body.instance).toBe("/api/teams/x");
+  });
+
+  it("400 for a malformed query and path", async () => {
+    expectProblem(await t.api("GET", "/api/teams?p=-3"), 400);
+    expectProblem(await t.api("GET", "/api/events?lastEventId=123"), 400);
+    expectProblem(await t.api("GET", `/api/teams/${"z".repeat(300)}`), 400);
+  });
+
+  it("401 without a key, 403 for a team key outside its team", async () => {
+    expectProblem(await t.api("GET", "/api/teams", undefined, { key: null }), 401);
+    const teamKey = (await t.api("POST", "/api/api-keys", { displayName: "k", scope: "team", teamId: "core" })).body.key;
+    expectProblem(await t.api("GET", "/api/api-keys", undefined, { key: teamKey }), 403);
+  });
+
+  it("404 for unknown routes and unknown resources", async () => {
+    expectProblem(await t.api("GET", "/api/nothing-here"), 404);
+    expectProblem(await request(t.url, "GET", "/nothing/at/all"), 404);
+    const body = expectProblem(await t.api("GET", "/api/teams/ghost"), 404);
+    expect(body.detail).toContain("ghost");
+  });
+
+  it("405 with Allow for a known path and a wrong method", async () => {
+    const res = await t.api("PATCH", "/api/teams/core", { name: "x" });
+    expectProblem(res, 405);
+    expect(res.headers.get("allow")).toContain("PUT");
+    expectProblem(await t.api("POST", "/api/events", {}), 405);
+  });
+
+  it("409 for a delete of a resource still in use", async () => {
+    expectProblem(await t.api("DELETE", "/api/teams/core"), 409);
+  });
+
+  it("413 for a body over the limit", async () => {
+    const body = expectProblem(await t.api("PUT", "/api/teams/big", { name: "x".repeat(70 * 1024) }), 413);
+    expect(body.detail).toMatch(/65536/);
+    expect((await t.api("GET", "/api/teams/big")).status).toBe(404);
+  });
+
+  it("415 for a body that is not JSON", async () => {
+    expectProblem(await t.api("PUT", "/api/teams/x", undefined, { raw: "name=x", contentType: "application/x-www-form-urlencoded" }), 415);
+    expectProblem(await t.api("PUT", "/api/teams/x", undefined, { raw: "hello", contentType: "text/plain" }), 415);
+  });
+
+  it("422 with a violation per problem, each naming its field", async () => {
+    const body = expectProblem(await t.api("PUT", "/api/teams/x", { name: 7, tags: [1, "ok"], members: "none" }), 422);
+    expect(body.violations.map((v: any) => v.field).sort()).toEqual(["members", "name", "tags[0]"]);
+    for (const v of body.violations) expect(v.message).toEqual(expect.any(String));
+  });
+
+  it("422 for a JSON body that is not an object", async () => {
+    expectProblem(await t.api("PUT", "/api/teams/x", [1, 2]), 422);
+    expectProblem(await t.api("PUT", "/api/teams/x", "just a string"), 422);
+    expectProblem(await t.api("PUT", "/api/teams/x", null), 422);
+  });
+
+  it("accepts JSON under an application/*+json media type", async () => {
+    const res = await t.api("PUT", "/api/teams/plus", { name: "Plus" }, { contentType: "application/vnd.steward+json" });
+    expect(res.status).toBe(200);
+  });
+
+  it("ignores prototype-polluting keys instead of failing", async () => {
+    const res = await t.api("PUT", "/api/teams/proto", undefined, { raw: '{"name":"P","__proto__":{"admin":true}}' });
+    expect(res.status).toBeLessThan(500);
+    expect(({} as any).admin).toBeUndefined();
+  });
+
+  it("stores text with NUL characters in documents, and refuses them in ids", async () => {
+    const res = await t.api("PUT", "/api/teams/nul", { name: "a\u0000b", description: "c\u0000" });
+    expect(res.status).toBe(200);
+    expect((await t.api("GET", "/api/teams/nul")).body.name).toBe("a\u0000b");
+    expectProblem(await t.api("GET", "/api/teams/a%00b"), 400);
+    expectProblem(await t.api("GET", "/api/teams?q=%00"), 400);
+  });
+
+  it("serves health without a key", async () => {
+    expect((await request(t.url, "GET", "/health/live")).body).toEqual({ status: "ok" });
+    expect((await request(t.url, "GET", "/health/ready")).body).toEqual({ status: "ok" });
+  });
+});
