@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { findJsonError, joinPath, lineColumnAt, loadJson, loadYaml, renderPath } from "./text.js";
+
+describe("paths", () => {
+  it("uses brackets for indexes, dots for keys, and quotes odd keys", () => {
+    expect(renderPath("schema[0].specification", ["models", 1, "columns", 0, "data_type"])).toBe(
+      "schema[0].specification.models[1].columns[0].data_type",
+    );
+    expect(joinPath("p", "$ref")).toBe("p.$ref");
+    expect(joinPath("p", "My Column")).toBe('p["My Column"]');
+    expect(joinPath("p", "a.b")).toBe('p["a.b"]');
+    expect(joinPath("", "type")).toBe("type");
+  });
+});
+
+describe("positions", () => {
+  it("maps offsets to 1-based line and column", () => {
+    expect(lineColumnAt("ab\ncd", 0)).toEqual({ line: 1, column: 1 });
+    expect(lineColumnAt("ab\ncd", 4)).toEqual({ line: 2, column: 2 });
+  });
+
+  it("finds JSON syntax errors", () => {
+    expect(findJsonError('{"a": }').offset).toBe(6);
+    expect(findJsonError("[1,2,]").offset).toBe(5);
+    expect(findJsonError('{"a":1} x').message).toMatch(/after/);
+    expect(findJsonError('{"a": "b').message).toMatch(/unterminated/);
+    expect(findJsonError("[01]").offset).toBe(2);
+    expect(findJsonError("[" + "[".repeat(100_000)).message).toMatch(/end of input/);
+  });
+
+  it("locates nodes of JSON and YAML text, falling back to the nearest ancestor", () => {
+    const json = loadJson('{\n  "a": [\n    {"b": 1}\n  ]\n}');
+    if (!json.ok) throw new Error("load");
+    expect(json.source.locate(["a", 0, "b"])).toEqual({ line: 3, column: 11 });
+    expect(json.source.locate(["a", 0, "missing"])).toEqual({ line: 3, column: 5 });
+    const yaml = loadYaml("a:\n  - b: 1\n    c: x\n");
+    if (!yaml.ok) throw new Error("load");
+    expect(yaml.source.locate(["a", 0, "c"])).toEqual({ line: 3, column: 8 });
+    expect(loadJson({ a: 1 }).ok && (loadJson({ a: 1 }) as { ok: true; source: { locate: (p: string[]) => unknown } }).source.locate(["a"])).toBeUndefined();
+  });
+
+  it("reports syntax errors with positions", () => {
+    expect(loadJson('{\n  "a": 1,\n}')).toEqual({ ok: false, violation: expect.objectContaining({ line: 3, column: 1 }) });
+    expect(loadYaml("a: 1\na: 2\n")).toEqual({ ok: false, violation: expect.objectContaining({ line: 2, column: 1 }) });
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * Shared plumbing for the schema parsers: loading a specification from text or a value,
+ * collecting violations with their paths, and turning paths into request-body field names
+ * and (for text input) line/column positions.
+ *
+ * Positions are computed lazily: a specification is parsed with the fast parser first
+ * (`JSON.parse` / `yaml.parse`), and only when there are violations to report is the text
+ * parsed again into a YAML AST (JSON is YAML 1.2) to find where each offending node starts.
+ */
+import { LineCounter, YAMLParseError, isAlias, isMap, isScalar, isSeq, parse as parseYaml, parseDocument } from "yaml";
+import type { Document, Node as YamlNode } from "yaml";
+import type { NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
+
+export type Segment = string | number;
+/** A path inside the specification, relative to it. */
+export type Path = readonly Segment[];
+
+/** Past this many problems the rest are summarized in one last violation. */
+export const MAX_VIOLATIONS = 1000;
+/** Values nested deeper than this are rejected before any recursive library sees them. */
+export const MAX_DEPTH = 128;
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** `base` + one segment: `a[0]`, `a.b`, or `a["odd key"]` for keys that a dot would garble. */
+export function joinPath(base: string, segment: Segment): string {
+  if (typeof segment === "number") return `${base}[${segment}]`;
+  if (IDENTIFIER.test(segment)) return base === "" ? segment : `${base}.${segment}`;
+  return `${base}[${JSON.stringify(segment)}]`;
+}
+
+export function renderPath(base: string, path: Path): string {
+  let out = base;
+  for (const segment of path) out = joinPath(out, segment);
+  return out;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function hasOwn(value: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/** Short description of a value's JSON type, for messages. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return "a string";
+  return `a ${typeof value}`;
+}
+
+/** Quotes a user value for a message without letting a huge value blow the message up. */
+export function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** True when `value` nests objects/arrays deeper than `limit` (iterative, so it cannot overflow). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return true;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Violations
+
+interface Issue {
+  path: Path;
+  message: string;
+}
+
+/** Collects problems while a parser walks a specification. */
+export class Issues {
+  readonly items: Issue[] = [];
+  private dropped = 0;
+
+  add(path: Path, message: string): void {
+    if (this.items.length >= MAX_VIOLATIONS) this.dropped++;
+    else this.items.push({ path, message });
+  }
+
+  get count(): number {
+    return this.items.length + this.dropped;
+  }
+
+  get droppedCount(): number {
+    return this.dropped;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources
+
+/** A loaded specification: its value, plus the text it came from when it came as text. */
+export class SpecSource {
+  private doc: Document.Parsed | undefined;
+  private lines: LineCounter | undefined;
+
+  constructor(
+    readonly value: unknown,
+    readonly text?: string,
+  ) {}
+
+  /** 1-based position of the node at `path`, or of its nearest existing ancestor. */
+  locate(path: Path): { line: number; column: number } | undefined {
+    if (this.text === undefined) return undefined;
+    try {
+      if (!this.doc) {
+        this.lines = new LineCounter();
+        this.doc = parseDocument(this.text, { lineCounter: this.lines, uniqueKeys: false, prettyErrors: false });
+      }
+      const doc = this.doc;
+      let node: unknown = doc.contents;
+      let found: YamlNode | undefined = hasRange(node) ? (node as YamlNode) : undefined;
+      for (const segment of path) {
+        if (isAlias(node)) node = node.resolve(doc);
+        let next: unknown;
+        if (isSeq(node) && typeof segment === "number") {
+          next = node.items[segment];
+        } else if (isMap(node)) {
+          const key = String(segment);
+          const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
+          if (pair) next = hasRange(pair.value) ? pair.value : pair.key;
+        }
+        if (!hasRange(next)) break;
+        node = next;
+        found = next as YamlNode;
+      }
+      if (!found?.range) return { line: 1, column: 1 };
+      const pos = this.lines!.linePos(found.range[0]);
+      return { line: pos.line, column: pos.col };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function hasRange(node: unknown): boolean {
+  return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
+}
+
+export type LoadResult = { ok: true; source: SpecSource } | { ok: false; violation: Omit<Violation, "field"> };
+
+function textOf(specification: string): { text: string } | { error: string } {
+  const text = specification.charCodeAt(0) === 0xfeff ? specification.slice(1) : specification;
+  if (text.trim() === "") return { error: "the specification is empty" };
+  return { text };
+}
+
+/** JSON text or an already-parsed JSON value. */
+export function loadJson(specification: unknown): LoadResult {
+  if (typeof specification !== "string") return { ok: true, source: new SpecSource(specification) };
+  const t = textOf(specification);
+  if ("error" in t) return { ok: false, violation: { message: t.error } };
+  try {
+    return { ok: true, source: new SpecSource(JSON.parse(t.text), t.text) };
+  } catch {
+    const { offset, message } = findJsonError(t.text);
+    const { line, column } = lineColumnAt(t.text, offset);
+    return { ok: false, violation: { message: `invalid JSON: ${message}`, line, column } };
+  }
+}
+
+/** YAML text (JSON text included) or an already-parsed value. */
+export function loadYaml(specification: unknown): LoadResult {
+  if (typeof specification !== "string") return { ok: true, source: new SpecSource(specification) };
+  const t = textOf(specification);
+  if ("error" in t) return { ok: false, violation: { message: t.error } };
+  try {
+    return { ok: true, source: new SpecSource(parseYaml(t.text, { prettyErrors: false }), t.text) };
+  } catch (error) {
+    if (error instanceof YAMLParseError) {
+      const start = error.pos?.[0] ?? 0;
+      const { line, column } = lineColumnAt(t.text, start);
+      return { ok: false, violation: { message: `invalid YAML: ${error.message.split("\n")[0]}`, line, column } };
+    }
+    // Anything else (e.g. alias expansion limits, stack exhaustion) is still a problem with the input.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, violation: { message: `invalid YAML: ${message}` } };
+  }
+}
+
+/** 1-based line and column of a 0-based character offset. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+export function fail(base: string, issues: Issues, source?: SpecSource): ParseResult {
+  const violations: Violation[] = issues.items.map((issue) => {
+    const violation: Violation = { field: renderPath(base, issue.path), message: issue.message };
+    const pos = source?.locate(issue.path);
+    if (pos) {
+      violation.line = pos.line;
+      violation.column = pos.column;
+    }
+    return violation;
+  });
+  if (issues.droppedCount > 0) {
+    violations.push({ field: base, message: `${issues.droppedCount} more problems not listed (limit ${MAX_VIOLATIONS})` });
+  }
+  return { ok: false, violations };
+}
+
+/** The common tail of every parser: violations if any were found, else the models. */
+export function finish(
+  type: SchemaType,
+  base: string,
+  issues: Issues,
+  source: SpecSource,
+  models: NormalizedModel[],
+): ParseResult {
+  return issues.count > 0 ? fail(base, issues, source) : { ok: true, detectedType: type, models };
+}
+
+/** The result for a specification that could not even be loaded. */
+export function loadFailure(base: string, violation: Omit<Violation, "field">): ParseResult {
+  return { ok: false, violations: [{ field: base, ...violation }] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON syntax errors
+
+/**
+ * Node's `JSON.parse` errors do not always carry a position, so after a failed parse this small
+ * scanner finds the offset and nature of the first syntax error. It is iterative: arbitrarily deep
+ * nesting cannot overflow the stack.
+ */
+export function findJsonError(text: string): { offset: number; message: string } {
+  const n = text.length;
+  const containers: string[] = [];
+  let i = 0;
+  type State = "value" | "valueOrEnd" | "key" | "keyOrEnd" | "after";
+  let state: State = "value";
+
+  const skipSpace = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else break;
+    }
+  };
+  const unexpected = (expected: string) =>
+    i >= n
+      ? { offset: n, message: `unexpected end of input, expected ${expected}` }
+      : { offset: i, message: `unexpected ${quote(text[i])}, expected ${expected}` };
+
+  // Returns an error, or undefined after moving `i` past a valid string.
+  const scanString = (): { offset: number; message: string } | undefined => {
+    const start = i;
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return undefined;
+      }
+      if (c < 0x20) return { offset: i, message: "control character in string" };
+      if (c === 0x5c) {
+        const e = text[i + 1];
+        if (e === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, message: "invalid \\u escape" };
+          i += 6;
+          continue;
+        }
+        if (e === undefined || !'"\\/bfnrt'.includes(e)) return { offset: i, message: "invalid escape in string" };
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    return { offset: start, message: "unterminated string" };
+  };
+
+  const scanNumber = (): { offset: number; message: string } | undefined => {
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return { offset: i, message: "invalid number" };
+    i += m[0].length;
+    return undefined;
+  };
+
+  for (;;) {
+    skipSpace();
+    switch (state) {
+      case "valueOrEnd":
+        if (text[i] === "]") {
+          i++;
+          containers.pop();
+          state = "after";
+          break;
+        }
+        state = "value";
+        break;
+      case "value": {
+        const c = text[i];
+        if (c === "{") {
+          containers.push("{");
+          i++;
+          state = "keyOrEnd";
+        } else if (c === "[") {
+          containers.push("[");
+          i++;
+          state = "valueOrEnd";
+        } else if (c === '"') {
+          const e = scanString();
+          if (e) return e;
+          state = "after";
+        } else if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
+          const e = scanNumber();
+          if (e) return e;
+          state = "after";
+        } else {
+          const literal = ["true", "false", "null"].find((l) => text.startsWith(l, i));
+          if (!literal) return unexpected("a value");
+          i += literal.length;
+          state = "after";
+        }
+        break;
+      }
+      case "keyOrEnd":
+        if (text[i] === "}") {
+          i++;
+          containers.pop();
+          state = "after";
+          break;
+        }
+        if (text[i] !== '"') return unexpected("a property name or '}'");
+        state = "key";
+        break;
+      case "key": {
+        if (text[i] !== '"') return unexpected("a property name");
+        const e = scanString();
+        if (e) return e;
+        skipSpace();
+        if (text[i] !== ":") return unexpected("':'");
+        i++;
+        state = "value";
+        break;
+      }
+      case "after": {
+        const top = containers[containers.length - 1];
+        if (top === undefined) {
+          if (i < n) return { offset: i, message: "unexpected content after the JSON value" };
+          return { offset: 0, message: "malformed JSON" };
+        }
+        const close = top === "{" ? "}" : "]";
+        if (text[i] === ",") {
+          i++;
+          state = top === "{" ? "key" : "value";
+        } else if (text[i] === close) {
+          i++;
+          containers.pop();
+        } else {
+          return unexpected(`',' or '${close}'`);
+        }
+        break;
+      }
+    }
+  }
+}
