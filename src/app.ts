@@ -5,6 +5,7 @@ import { eventRoutes } from "./events/routes.js";
 import { eventComponentSchemas } from "./events/schemas.js";
 import { apiKeyRoutes } from "./modules/api-keys/routes.js";
 import { teamRoutes } from "./modules/teams/routes.js";
+import { connectorRoutes } from "./modules/connectors/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { Problem, unauthorized, unavailable } from "./platform/errors.js";
@@ -95,6 +96,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     });
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);
+    connectorRoutes(api, services.connectors, config);
     eventRoutes(api, services.feed);
   });
 

@@ -8,6 +8,8 @@ import { OrganizationService } from "./modules/organizations/service.js";
 import { DocumentService } from "./modules/shared/document-service.js";
 import { teamDefinition } from "./modules/teams/service.js";
 import type { Team } from "./modules/teams/schemas.js";
+import { connectorDefinition } from "./modules/connectors/service.js";
+import type { Connector } from "./modules/connectors/schemas.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -19,6 +21,7 @@ export interface Services {
   organizations: OrganizationService;
   apiKeys: ApiKeyService;
   teams: DocumentService<Team>;
+  connectors: DocumentService<Connector>;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -33,5 +36,6 @@ export function createServices(config: Config, database: Database, clock: Clock)
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
     teams: new DocumentService(teamDefinition, database, events, clock),
+    connectors: new DocumentService(connectorDefinition, database, events, clock),
   };
 }

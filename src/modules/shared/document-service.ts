@@ -23,6 +23,8 @@ export interface DocumentDefinition<D extends Document> {
   prepare?(doc: D, before: D | undefined): D;
   /** Throws 403 unless the principal may make the change (`after` undefined = delete). */
   authorize(p: Principal, id: string, before: D | undefined, after: D | undefined): void;
+  /** Throws 403 unless the principal may read this kind; reads are open to every key when absent. */
+  authorizeRead?(p: Principal): void;
   /** Checks that need the database (references to other resources). */
   validate?(ex: Executor, organizationId: string, doc: D): Promise<FieldViolation[]>;
   /** Emits the change's events; `after` undefined = deleted. */
@@ -71,6 +73,7 @@ export class DocumentService<D extends Document> {
   }
 
   async get(p: Principal, id: string): Promise<D> {
+    this.definition.authorizeRead?.(p);
     const found = await resourceRepository.get<D>(this.database.db, p.organizationId, this.definition.kind, id);
     if (!found) throw notFound(this.definition.label, id);
     return found.doc;
@@ -81,6 +84,7 @@ export class DocumentService<D extends Document> {
   }
 
   async list(p: Principal, filter: ListFilter): Promise<D[]> {
+    this.definition.authorizeRead?.(p);
     const rows = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter);
     return rows.map((r) => r.doc);
   }

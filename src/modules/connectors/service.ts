@@ -1,0 +1,18 @@
+import { policy } from "../../policies/index.js";
+import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import type { Connector } from "./schemas.js";
+
+/** Connectors keep their feed position in Steward. They are infrastructure, not catalog: no events. */
+export const connectorDefinition: DocumentDefinition<Connector> = {
+  kind: "connector",
+  label: "Connector",
+  columns: (connector) => ({
+    title: connector.info.type,
+    ownerTeamId: null,
+    status: null,
+    searchText: searchText(connector.id, connector.info.type, connector.info.description),
+  }),
+  authorize: (p) => policy.manageConnectors(p),
+  authorizeRead: (p) => policy.manageConnectors(p),
+  emitChange() {},
+};
