@@ -6,6 +6,10 @@ import { eventComponentSchemas } from "./events/schemas.js";
 import { apiKeyRoutes } from "./modules/api-keys/routes.js";
 import { teamRoutes } from "./modules/teams/routes.js";
 import { connectorRoutes } from "./modules/connectors/routes.js";
+import { dataProductRoutes } from "./modules/dataproducts/routes.js";
+import { dataContractRoutes } from "./modules/datacontracts/routes.js";
+import { schemaRoutes } from "./modules/schemas/routes.js";
+import { accessRoutes } from "./modules/access/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { Problem, unauthorized, unavailable } from "./platform/errors.js";
@@ -39,14 +43,14 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === "body" ? bodyAjv : textAjv).compile(schema));
 
   // JSON only: a text/plain body is a 415, not a string that fails validation. An empty JSON body
-  // counts as no body, so action endpoints with optional bodies accept either.
+  // is read as null, which action endpoints with optional bodies accept like no body at all.
   app.removeContentTypeParser("text/plain");
   const json = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   for (const type of ["application/json", /^application\/[\w.-]+\+json$/]) {
     app.addContentTypeParser(type, { parseAs: "string" }, (request, body, done) => {
       const text = body.toString();
-      if (text.trim() === "") return done(null, undefined);
+      if (text.trim() === "") return done(null, null);
       return json(request, text, done);
     });
   }
@@ -96,6 +100,10 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     });
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);
+    dataProductRoutes(api, services.dataProducts, config);
+    dataContractRoutes(api, services.dataContracts, config);
+    schemaRoutes(api);
+    accessRoutes(api, services.access, config);
     connectorRoutes(api, services.connectors, config);
     eventRoutes(api, services.feed);
   });

@@ -7,9 +7,11 @@ import { openDatabase } from "./platform/database/index.js";
 import { migrateToLatest } from "./platform/database/migrations.js";
 import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
+import { AccessScheduler } from "./modules/access/scheduler.js";
 
 export interface RunningServer {
   app: App;
+  scheduler: AccessScheduler;
   services: Services;
   /** The address it listens on, e.g. http://127.0.0.1:8080 */
   url: string;
@@ -36,11 +38,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const app = await buildApp(services, { logger: options.logger });
   const listener =
     database.dialect === "postgres" ? new PostgresCommitListener(config.databaseUrl, services.events, app.log) : undefined;
+  const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
   try {
     await listener?.start();
     if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stdout.write(text)));
     await app.listen({ port: config.port, host: config.host });
+    scheduler.start();
   } catch (error) {
+    await scheduler.stop();
     await app.close();
     await listener?.stop();
     await database.close();
@@ -52,11 +57,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let closing: Promise<void> | undefined;
   return {
     app,
+    scheduler,
     services,
     url: `http://${host}:${port}`,
     close: () =>
       (closing ??= (async () => {
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
+        await scheduler.stop();
         await app.close();
         await listener?.stop();
         await database.close();

@@ -9,6 +9,13 @@ import { DocumentService } from "./modules/shared/document-service.js";
 import { teamDefinition } from "./modules/teams/service.js";
 import type { Team } from "./modules/teams/schemas.js";
 import { connectorDefinition } from "./modules/connectors/service.js";
+import { dataProductDefinition } from "./modules/dataproducts/service.js";
+import type { DataProduct } from "./modules/dataproducts/schemas.js";
+import { dataContractDefinition } from "./modules/datacontracts/service.js";
+import type { DataContract } from "./modules/datacontracts/schemas.js";
+import { AccessService } from "./modules/access/service.js";
+import { accessRepository } from "./modules/access/repository.js";
+import { conflict } from "./platform/errors.js";
 import type { Connector } from "./modules/connectors/schemas.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
@@ -22,6 +29,9 @@ export interface Services {
   apiKeys: ApiKeyService;
   teams: DocumentService<Team>;
   connectors: DocumentService<Connector>;
+  dataProducts: DocumentService<DataProduct>;
+  dataContracts: DocumentService<DataContract>;
+  access: AccessService;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -37,5 +47,21 @@ export function createServices(config: Config, database: Database, clock: Clock)
     apiKeys,
     teams: new DocumentService(teamDefinition, database, events, clock),
     connectors: new DocumentService(connectorDefinition, database, events, clock),
+    dataProducts: new DocumentService(
+      dataProductDefinition({
+        async checkNotInUse(ex, organizationId, productId, portIds) {
+          const n = await accessRepository.countInUse(ex, organizationId, productId, portIds);
+          if (n > 0) {
+            const what = portIds ? `output port(s) ${portIds.map((id) => `'${id}'`).join(", ")} of data product '${productId}'` : `data product '${productId}'`;
+            throw conflict(`${n} access request(s) still use ${what}. Cancel or delete them first.`);
+          }
+        },
+      }),
+      database,
+      events,
+      clock,
+    ),
+    dataContracts: new DocumentService(dataContractDefinition, database, events, clock),
+    access: new AccessService(database, events, clock),
   };
 }

@@ -41,6 +41,17 @@ export const policy = {
     throw forbidden(`A key of team '${p.teamId}' may request or cancel only accesses its team consumes.`);
   },
 
+  /** Change an access request's other fields: either side of it. */
+  updateAccess(p: Principal, consumerTeamId: string | null | undefined, providerTeamId: string | null | undefined): void {
+    if (p.scope === "organization" || (p.teamId !== null && (p.teamId === consumerTeamId || p.teamId === providerTeamId))) return;
+    throw forbidden(`A key of team '${p.teamId}' may change only accesses its team consumes or provides.`);
+  },
+
+  /** Delete an access request outright (rather than cancel it). */
+  deleteAccess(p: Principal): void {
+    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys may delete access requests; cancel it instead.");
+  },
+
   /** Approve, reject or report provisioning of an access request: the providing side. */
   provideAccess(p: Principal, providerTeamId: string | null | undefined): void {
     if (p.scope === "organization" || (providerTeamId != null && providerTeamId === p.teamId)) return;

@@ -11,29 +11,19 @@ import { LineCounter, YAMLParseError, isAlias, isMap, isScalar, isSeq, parse as 
 import type { Document, Node as YamlNode } from "yaml";
 import type { NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
 
-export type Segment = string | number;
+export type { Segment } from "../platform/paths.js";
+import type { Segment } from "../platform/paths.js";
 /** A path inside the specification, relative to it. */
 export type Path = readonly Segment[];
+
+import { joinPath, renderPath } from "../platform/paths.js";
+
+export { joinPath, renderPath };
 
 /** Past this many problems the rest are summarized in one last violation. */
 export const MAX_VIOLATIONS = 1000;
 /** Values nested deeper than this are rejected before any recursive library sees them. */
 export const MAX_DEPTH = 128;
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-
-/** `base` + one segment: `a[0]`, `a.b`, or `a["odd key"]` for keys that a dot would garble. */
-export function joinPath(base: string, segment: Segment): string {
-  if (typeof segment === "number") return `${base}[${segment}]`;
-  if (IDENTIFIER.test(segment)) return base === "" ? segment : `${base}.${segment}`;
-  return `${base}[${JSON.stringify(segment)}]`;
-}
-
-export function renderPath(base: string, path: Path): string {
-  let out = base;
-  for (const segment of path) out = joinPath(out, segment);
-  return out;
-}
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

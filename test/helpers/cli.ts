@@ -41,10 +41,15 @@ export function serve(env: Record<string, string>): Promise<ServeProcess> {
     let out = "";
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     const timer = setTimeout(() => reject(new Error(`steward serve did not start:\n${out}`)), 20_000);
+    let listening = false;
     const onData = (d: Buffer) => {
       out += d;
+      // Look for the start line only until it came: re-scanning the whole output on every chunk
+      // of a busy server's request log costs quadratic time in the test process.
+      if (listening) return;
       const match = /"url":"(http:\/\/[^"]+)"[^\n]*Steward is listening/.exec(out);
       if (match) {
+        listening = true;
         clearTimeout(timer);
         resolve({ child, url: match[1], output: () => out, exited });
       }

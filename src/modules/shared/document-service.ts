@@ -29,6 +29,8 @@ export interface DocumentDefinition<D extends Document> {
   validate?(ex: Executor, organizationId: string, doc: D): Promise<FieldViolation[]>;
   /** Emits the change's events; `after` undefined = deleted. */
   emitChange(emit: Emit, id: string, before: D | undefined, after: D | undefined): void;
+  /** Throws 409 when the change would pull something in use from under it. */
+  checkUpdatable?(ex: Executor, organizationId: string, before: D, after: D): Promise<void>;
   /** Throws 409 when the document is still in use and cannot be deleted. */
   checkDeletable?(ex: Executor, organizationId: string, doc: D): Promise<void>;
 }
@@ -63,6 +65,7 @@ export class DocumentService<D extends Document> {
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
       if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false };
+      if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const columns = { ...this.definition.columns(after), doc: after };
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);

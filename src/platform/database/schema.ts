@@ -57,9 +57,32 @@ export interface EventsTable {
   data: string;
 }
 
+export interface AccessesTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  id: string;
+  status: "requested" | "approved" | "rejected" | "canceled";
+  granted: number;
+  active: number;
+  start_at: string | null;
+  end_at: string | null;
+  provider_data_product_id: string;
+  provider_output_port_id: string;
+  provider_team_id: string;
+  consumer_type: "dataProduct" | "team" | "user";
+  consumer_data_product_id: string | null;
+  /** The consuming team: the team itself, or the owner of the consuming data product. */
+  consumer_team_id: string | null;
+  doc: string;
+  provisioning: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   resources: ResourcesTable;
   events: EventsTable;
+  accesses: AccessesTable;
 }

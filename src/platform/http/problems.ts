@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
 import { Problem, problemTitle, problemType, type FieldViolation } from "../errors.js";
 import type { App } from "./types.js";
+import { joinPath, renderPath } from "../paths.js";
 
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
@@ -18,17 +19,12 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, proble
 
 /** `/schema/0/specification` → `schema[0].specification` */
 export function pointerToPath(pointer: string): string {
-  let path = "";
-  for (const raw of pointer.split("/").slice(1)) {
-    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    path = joinPath(path, segment);
-  }
-  return path;
-}
-
-export function joinPath(base: string, segment: string | number): string {
-  if (typeof segment === "number" || /^\d+$/.test(segment)) return `${base}[${segment}]`;
-  return base === "" ? segment : `${base}.${segment}`;
+  const segments = pointer
+    .split("/")
+    .slice(1)
+    .map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+  return renderPath("", segments);
 }
 
 function violationsFrom(errors: FastifySchemaValidationError[], context: string): FieldViolation[] {

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../platform/clock.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+
+describe.each(DATABASES)("access requests (%s)", (kind) => {
+  let t: TestServer;
+  const clock = new ManualClock("2026-03-01T09:00:00.000Z");
+  const keys: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestServer(kind, {}, clock);
+    for (const team of ["sales", "marketing", "finance"]) {
+      await t.api("PUT", `/api/teams/${team}`, { name: team });
+      keys[team] = (await t.api("POST", "/api/api-keys", { displayName: team, scope: "team", teamId: team })).body.key;
+    }
+    await t.api("PUT", "/api/dataproducts/orders", {
+      info: { title: "Orders", owner: "sales" },
+      outputPorts: [
+        { id: "pg", type: "postgres", dataContractId: "orders-v1" },
+        { id: "auto", type: "postgres", autoApprove: true },
+      ],
+    });
+    await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+  });
+  afterAll(() => t?.close());
+
+  let counter = 0;
+  const request = async (overrides: { info?: Record<string, unknown>; provider?: Record<string, unknown>; consumer?: Record<string, unknown> } = {}, key?: string) => {
+    const id = `acc-${++counter}`;
+    const res = await t.api(
+      "PUT",
+      `/api/access/${id}`,
+      {
+        info: { purpose: "Campaign analytics", ...overrides.info },
+        provider: { dataProductId: "orders", outputPortId: "pg", ...overrides.provider },
+        consumer: overrides.consumer ?? { dataProductId: "campaigns" },
+      },
+      key ? { key } : {},
+    );
+    return { id, res };
+  };
+  const eventsOf = async (id: string) =>
+    ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.subject === id).map((e) => e.type.split(".").pop().replace(/^Access|Event$/g, ""));
+  const act = (id: string, action: string, body?: unknown, key?: string) => t.api("POST", `/api/access/${id}/${action}`, body, key ? { key } : {});
+  const tick = () => t.server.scheduler.tick();
+
+  it("creates a request: status requested, derived provider fields, Created then Requested", async () => {
+    const { id, res } = await request({ provider: { teamId: "ignored", dataContractId: "ignored" }, info: { status: "approved", active: true } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location-html")).toBe(`http://steward.test/access/${id}`);
+    expect(res.body).toMatchObject({
+      id,
+      info: { purpose: "Campaign analytics", status: "requested", active: false },
+      provider: { dataProductId: "orders", outputPortId: "pg", teamId: "sales", dataContractId: "orders-v1" },
+      consumer: { dataProductId: "campaigns" },
+    });
+    expect(await eventsOf(id)).toEqual(["Created", "Requested"]);
+  });
+
+  it("creates with POST: a UUID id, 201 and Location", async () => {
+    const res = await t.api("POST", "/api/access", { info: { purpose: "p" }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { userId: "ada@example.com" } });
+    expect(res.status).toBe(201);
+    expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(res.headers.get("location")).toBe(`/api/access/${res.body.id}`);
+    expect((await t.api("GET", `/api/access/${res.body.id}`)).body.consumer).toEqual({ userId: "ada@example.com" });
+    expect((await t.api("POST", "/api/access", { id: "chosen", info: { purpose: "p" }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { userId: "u" } })).status).toBe(422);
+  });
+
+  it("approve: Approved then Activated when there is no start date", async () => {
+    const { id } = await request();
+    const res = await act(id, "approve");
+    expect(res.status).toBe(200);
+    expect(res.body.info).toMatchObject({ status: "approved", active: true });
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated"]);
+  });
+
+  it("reject: Rejected", async () => {
+    const { id } = await request();
+    expect((await act(id, "reject")).body.info).toMatchObject({ status: "rejected", active: false });
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Rejected"]);
+  });
+
+  it("cancel of an active access without a body: Canceled then Deactivated, ending now", async () => {
+    const { id } = await request();
+    await act(id, "approve");
+    const res = await act(id, "cancel");
+    expect(res.body.info).toMatchObject({ status: "canceled", active: false, endDate: clock.now().toISOString() });
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated", "Canceled", "Deactivated"]);
+  });
+
+  it("cancel of a request: Canceled only", async () => {
+    const { id } = await request();
+    expect((await act(id, "cancel")).status).toBe(200);
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Canceled"]);
+  });
+
+  it("cancel with a future end date keeps the access until then; the scheduler deactivates it", async () => {
+    const { id } = await request();
+    await act(id, "approve");
+    const res = await act(id, "cancel", { endDate: "2026-03-05" });
+    expect(res.body.info).toMatchObject({ status: "canceled", active: true, endDate: "2026-03-05" });
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated", "Canceled"]);
+    clock.set("2026-03-04T23:59:59.999Z");
+    await tick();
+    expect(await eventsOf(id)).toHaveLength(5);
+    clock.set("2026-03-05T00:00:00.000Z");
+    await tick();
+    await tick();
+    expect((await eventsOf(id)).slice(5)).toEqual(["Deactivated"]);
+    expect((await t.api("GET", `/api/access/${id}`)).body.info.active).toBe(false);
+    clock.set("2026-03-01T09:00:00.000Z");
+  });
+
+  it("approves at once on an autoApprove port, and when the consumer is the providing team", async () => {
+    const auto = await request({ provider: { outputPortId: "auto" } });
+    expect(auto.res.body.info).toMatchObject({ status: "approved", active: true });
+    expect(await eventsOf(auto.id)).toEqual(["Created", "Requested", "Approved", "Activated"]);
+    const sameTeam = await request({ consumer: { teamId: "sales" } });
+    expect(sameTeam.res.body.info.status).toBe("approved");
+    expect(await eventsOf(sameTeam.id)).toEqual(["Created", "Requested", "Approved", "Activated"]);
+  });
+
+  it("activates at the start date and deactivates at the end date, exactly once", async () => {
+    const { id, res } = await request({ info: { startDate: "2026-03-10", endDate: "2026-03-20T12:00:00Z" } });
+    expect(res.body.info).toMatchObject({ startDate: "2026-03-10", endDate: "2026-03-20T12:00:00Z" });
+    await act(id, "approve");
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved"]);
+    clock.set("2026-03-10T00:00:00.000Z");
+    await Promise.all([tick(), tick(), tick()]);
+    expect((await t.api("GET", `/api/access/${id}`)).body.info.active).toBe(true);
+    clock.set("2026-03-20T12:00:00.000Z");
+    await Promise.all([tick(), tick()]);
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated", "Deactivated"]);
+    clock.set("2026-03-01T09:00:00.000Z");
+  });
+
+  it("answers 409 naming the status for every illegal transition, and emits nothing", async () => {
+    const approved = (await request()).id;
+    await act(approved, "approve");
+    const rejected = (await request()).id;
+    await act(rejected, "reject");
+    const canceled = (await request()).id;
+    await act(canceled, "cancel");
+    const cases: Array<[string, string, string]> = [
+      [approved, "approve", "approved"],
+      [approved, "reject", "approved"],
+      [rejected, "approve", "rejected"],
+      [rejected, "reject", "rejected"],
+      [rejected, "cancel", "rejected"],
+      [canceled, "approve", "canceled"],
+      [canceled, "reject", "canceled"],
+      [canceled, "cancel", "canceled"],
+    ];
+    for (const [id, action, status] of cases) {
+      const before = await eventsOf(id);
+      const res = await act(id, action);
+      expect(res.status, `${action} on ${status}`).toBe(409);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+      expect(res.body.detail).toContain(`is ${status}`);
+      expect(await eventsOf(id)).toEqual(before);
+    }
+    expect((await act("no-such-access", "approve")).status).toBe(404);
+  });
+
+  it("PUT of other fields emits Updated (and the activity change it causes); an identical PUT emits nothing", async () => {
+    const { id } = await request();
+    await act(id, "approve");
+    const current = (await t.api("GET", `/api/access/${id}`)).body;
+    expect((await t.api("PUT", `/api/access/${id}`, current)).status).toBe(200);
+    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated"]);
+    const updated = await t.api("PUT", `/api/access/${id}`, { ...current, info: { ...current.info, purpose: "Churn model" }, tags: ["ml"] });
+    expect(updated.body).toMatchObject({ info: { purpose: "Churn model", status: "approved", active: true }, tags: ["ml"] });
+    const ended = await t.api("PUT", `/api/access/${id}`, { ...updated.body, info: { ...updated.body.info, endDate: "2026-02-01" } });
+    expect(ended.body.info.active).toBe(false);
+    expect((await eventsOf(id)).slice(4)).toEqual(["Updated", "Updated", "Deactivated"]);
+    const moved = await t.api("PUT", `/api/access/${id}`, { ...ended.body, consumer: { teamId: "finance" } });
+    expect(moved.status).toBe(422);
+    expect(moved.body.violations[0].field).toBe("consumer");
+  });
+
+  it("DELETE: Deactivated if active, then Deleted", async () => {
+    const active = (await request()).id;
+    await act(active, "approve");
+    expect((await t.api("DELETE", `/api/access/${active}`)).status).toBe(204);
+    expect((await eventsOf(active)).slice(-2)).toEqual(["Deactivated", "Deleted"]);
+    const requested = (await request()).id;
+    await t.api("DELETE", `/api/access/${requested}`);
+    expect(await eventsOf(requested)).toEqual(["Created", "Requested", "Deleted"]);
+    expect((await t.api("GET", `/api/access/${requested}`)).status).toBe(404);
+  });
+
+  it("validates references, the consumer and the dates, naming each field", async () => {
+    const cases: Array<[Record<string, any>, string[]]> = [
+      [{ provider: { dataProductId: "nope" } }, ["provider.dataProductId"]],
+      [{ provider: { outputPortId: "nope" } }, ["provider.outputPortId"]],
+      [{ consumer: { teamId: "marketing", userId: "u" } }, ["consumer"]],
+      [{ consumer: {} }, ["consumer"]],
+      [{ consumer: { teamId: "ghosts" } }, ["consumer.teamId"]],
+      [{ consumer: { dataProductId: "ghost-product" } }, ["consumer.dataProductId"]],
+      [{ info: { startDate: "soon", endDate: "2026-02-30" } }, ["info.startDate", "info.endDate"]],
+      [{ info: { startDate: "2026-05-01", endDate: "2026-04-01" } }, ["info.endDate"]],
+    ];
+    for (const [overrides, fields] of cases) {
+      const { id, res } = await request(overrides);
+      expect(res.status, JSON.stringify(overrides)).toBe(422);
+      expect(res.body.violations.map((v: any) => v.field)).toEqual(fields);
+      expect((await t.api("GET", `/api/access/${id}`)).status).toBe(404);
+    }
+    expect((await act((await request()).id, "cancel", { endDate: "never" })).status).toBe(422);
+  });
+
+  it("records provisioning reports: events with status, fields kept, PUT emits only on a status change", async () => {
+    const { id } = await request();
+    await act(id, "approve");
+    expect((await t.api("GET", `/api/access/${id}/provisioning`)).status).toBe(404);
+    const started = await t.api("POST", `/api/access/${id}/provisioning/provisioning-started`, { platform: "postgres", executor: "pg-connector" });
+    expect(started.body).toMatchObject({ status: "provisioning", platform: "postgres", executor: "pg-connector", provisioningStartedAt: clock.now().toISOString() });
+    const done = await t.api("POST", `/api/access/${id}/provisioning/provisioning-succeeded`, { reference: "GRANT SELECT" });
+    expect(done.body).toMatchObject({ status: "provisioned", platform: "postgres", executor: "pg-connector", reference: "GRANT SELECT" });
+    expect((await t.api("GET", `/api/access/${id}`)).body.provisioning.status).toBe("provisioned");
+    expect((await t.api("POST", `/api/access/${id}/provisioning/provisioning-exploded`, {})).status).toBe(400);
+
+    const replaced = await t.api("PUT", `/api/access/${id}/provisioning`, { status: "provisioned", platform: "snowflake" });
+    expect(replaced.body).toMatchObject({ status: "provisioned", platform: "snowflake" });
+    expect(replaced.body.executor).toBeUndefined();
+    await t.api("PUT", `/api/access/${id}/provisioning`, { status: "deprovisioned" });
+    expect((await t.api("PUT", `/api/access/${id}/provisioning`, { platform: "x" })).status).toBe(422);
+    for (const transition of ["provisioning-failed", "deprovisioning-started", "deprovisioning-succeeded", "deprovisioning-failed"]) {
+      expect((await t.api("POST", `/api/access/${id}/provisioning/${transition}`)).status).toBe(200);
+    }
+    const events = ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.subject === id).slice(4);
+    expect(events.map((e) => [e.type.split(".").pop(), e.data.status])).toEqual([
+      ["AccessProvisioningStartedEvent", "provisioning"],
+      ["AccessProvisionedEvent", "provisioned"],
+      ["AccessDeprovisionedEvent", "deprovisioned"],
+      ["AccessProvisioningFailedEvent", "provisioning-failed"],
+      ["AccessDeprovisioningStartedEvent", "deprovisioning"],
+      ["AccessDeprovisionedEvent", "deprovisioned"],
+      ["AccessDeprovisioningFailedEvent", "deprovisioning-failed"],
+    ]);
+  });
+
+  it("lets team keys act only on their side of an access", async () => {
+    // marketing consumes (through its data product campaigns), sales provides, finance is a bystander.
+    const mine = await request({}, keys.marketing);
+    expect(mine.res.status).toBe(200);
+    expect((await request({ consumer: { teamId: "finance" } }, keys.marketing)).res.status).toBe(403);
+    expect((await request({}, keys.sales)).res.status).toBe(403);
+    expect((await request({}, keys.finance)).res.status).toBe(403);
+
+    expect((await act(mine.id, "approve", undefined, keys.marketing)).status).toBe(403);
+    expect((await act(mine.id, "approve", undefined, keys.finance)).status).toBe(403);
+    expect((await t.api("POST", `/api/access/${mine.id}/provisioning/provisioning-started`, {}, { key: keys.marketing })).status).toBe(403);
+    expect((await act(mine.id, "approve", undefined, keys.sales)).status).toBe(200);
+    expect((await t.api("POST", `/api/access/${mine.id}/provisioning/provisioning-started`, {}, { key: keys.sales })).status).toBe(200);
+    expect((await act(mine.id, "cancel", undefined, keys.sales)).status).toBe(403);
+    expect((await act(mine.id, "cancel", undefined, keys.finance)).status).toBe(403);
+    expect((await t.api("DELETE", `/api/access/${mine.id}`, undefined, { key: keys.marketing })).status).toBe(403);
+    expect((await act(mine.id, "cancel", undefined, keys.marketing)).status).toBe(200);
+
+    const toReject = await request({}, keys.marketing);
+    expect((await act(toReject.id, "reject", undefined, keys.marketing)).status).toBe(403);
+    expect((await act(toReject.id, "reject", undefined, keys.sales)).status).toBe(200);
+    expect((await t.api("GET", `/api/access/${toReject.id}`, undefined, { key: keys.finance })).status).toBe(200);
+  });
+
+  it("lists with provider, consumer and status filters", async () => {
+    await request({ consumer: { teamId: "finance" } });
+    const ids = async (q: string) => (await t.api("GET", `/api/access${q}`)).body.map((a: any) => a.id);
+    const all = await ids("");
+    expect(all.length).toBeGreaterThan(10);
+    expect(await ids("?consumerType=team")).toEqual(expect.arrayContaining([`acc-${counter}`]));
+    expect((await ids("?consumerType=team")).every((id: string) => all.includes(id))).toBe(true);
+    expect(await ids("?consumerDataProductId=campaigns")).not.toContain(`acc-${counter}`);
+    expect((await ids("?providerDataProductId=orders")).length).toBe(all.length);
+    expect(await ids("?providerDataProductId=campaigns")).toEqual([]);
+    const rejected = (await t.api("GET", "/api/access?status=rejected")).body;
+    expect(rejected.every((a: any) => a.info.status === "rejected")).toBe(true);
+    expect((await t.api("GET", "/api/access?consumerType=robot")).status).toBe(400);
+    const page = await t.api("GET", "/api/access?pageSize=3&p=1");
+    expect(page.body.map((a: any) => a.id)).toEqual(all.slice(3, 6));
+  });
+});

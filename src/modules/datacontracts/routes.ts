@@ -1,0 +1,39 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import type { Config } from "../../platform/config.js";
+import { errors, IdParams } from "../../platform/http/schemas.js";
+import { principalOf, type App } from "../../platform/http/types.js";
+import type { DocumentService } from "../shared/document-service.js";
+import { documentRoutes } from "../shared/document-routes.js";
+import { ContractModelsSchema, DataContractSchema, type DataContract } from "./schemas.js";
+import { contractModels } from "./service.js";
+
+export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config): void {
+  documentRoutes(app, {
+    plural: "datacontracts",
+    noun: "data contract",
+    tag: "datacontracts",
+    schema: DataContractSchema,
+    service: contracts,
+    config,
+    filters: {
+      teamId: Type.Optional(Type.String({ description: "Only contracts owned by this team." })),
+      status: Type.Optional(Type.String({ description: "Only contracts with this info.status." })),
+    },
+    toFilter: (q) => ({ ownerTeamId: q.teamId, status: q.status }),
+  });
+
+  app.get(
+    "/api/datacontracts/:id/models",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Read a data contract's normalized models",
+        description: "Every schema of the contract parsed into one model list: models with fields, logical and physical types, required flags and tests.",
+        params: IdParams,
+        response: { 200: ContractModelsSchema, ...errors(404) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string } }>) => contractModels(contracts, principalOf(request), request.params.id),
+  );
+}

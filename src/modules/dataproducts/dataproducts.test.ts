@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+
+describe.each(DATABASES)("data products (%s)", (kind) => {
+  let t: TestServer;
+  let salesKey: string;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
+    await t.api("PUT", "/api/teams/marketing", { name: "Marketing" });
+    salesKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
+  });
+  afterAll(() => t?.close());
+
+  const eventsOf = async (subject: string) =>
+    ((await t.api("GET", "/api/events")).body as any[])
+      .filter((e) => e.subject === subject)
+      .map((e) => [e.type.split(".").pop(), e.data.outputPortId].filter(Boolean).join(":"));
+
+  const product = {
+    dataProductSpecification: "0.0.1",
+    info: { title: "Orders", owner: "sales", description: "All orders", status: "active", archetype: "source-aligned", maturity: "managed" },
+    inputPorts: [{ id: "erp", sourceSystemId: "sap" }],
+    outputPorts: [
+      { id: "pg", name: "Orders in PostgreSQL", type: "postgres", server: { host: "db", port: 5432, database: "shop", schema: "orders" }, dataContractId: "orders-v1", containsPii: true, custom: { x: 1 } },
+      { id: "bq", name: "Orders in BigQuery", type: "bigquery", autoApprove: true },
+    ],
+    tags: ["core"],
+    links: { repo: "https://git.example.com/orders" },
+    custom: { tier: "gold" },
+    extension: { unknownToSteward: [1, 2, { deep: true }] },
+  };
+
+  it("round-trips the document with custom, links and unknown members", async () => {
+    const res = await t.api("PUT", "/api/dataproducts/orders", product);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location-html")).toBe("http://steward.test/dataproducts/orders");
+    expect((await t.api("GET", "/api/dataproducts/orders")).body).toEqual({ id: "orders", ...product });
+    expect(await eventsOf("orders")).toEqual(["DataProductCreatedEvent", "OutputPortCreatedEvent:pg", "OutputPortCreatedEvent:bq"]);
+  });
+
+  it("emits one OutputPort event per port that changed", async () => {
+    const changed = {
+      ...product,
+      outputPorts: [{ ...product.outputPorts[0], description: "now documented" }, { id: "s3", type: "s3" }],
+    };
+    expect((await t.api("PUT", "/api/dataproducts/orders", changed)).status).toBe(200);
+    expect((await eventsOf("orders")).slice(3)).toEqual([
+      "DataProductUpdatedEvent",
+      "OutputPortUpdatedEvent:pg",
+      "OutputPortCreatedEvent:s3",
+      "OutputPortDeletedEvent:bq",
+    ]);
+    await t.api("PUT", "/api/dataproducts/orders", product);
+  });
+
+  it("requires an existing owner team and unique port ids", async () => {
+    const res = await t.api("PUT", "/api/dataproducts/bad", {
+      info: { title: "Bad", owner: "nobody" },
+      outputPorts: [{ id: "a" }, { id: "a" }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.violations.map((v: any) => v.field)).toEqual(["info.owner", "outputPorts[1].id"]);
+    const missing = await t.api("PUT", "/api/dataproducts/bad", { info: {} });
+    expect(missing.body.violations.map((v: any) => v.field).sort()).toEqual(["info.owner", "info.title"]);
+    expect((await t.api("GET", "/api/dataproducts/bad")).status).toBe(404);
+  });
+
+  it("filters by q, teamId and status, with paging", async () => {
+    await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing", status: "draft" } });
+    await t.api("PUT", "/api/dataproducts/leads", { info: { title: "Leads", owner: "marketing", status: "active", description: "Inbound ORDERS of brochures" } });
+    const ids = async (q: string) => (await t.api("GET", `/api/dataproducts${q}`)).body.map((p: any) => p.id);
+    expect(await ids("")).toEqual(["orders", "campaigns", "leads"]);
+    expect(await ids("?teamId=marketing")).toEqual(["campaigns", "leads"]);
+    expect(await ids("?status=active")).toEqual(["orders", "leads"]);
+    expect(await ids("?q=orders")).toEqual(["orders", "leads"]);
+    expect(await ids("?teamId=marketing&status=active")).toEqual(["leads"]);
+    const page = await t.api("GET", "/api/dataproducts?pageSize=2");
+    expect(page.body).toHaveLength(2);
+    expect(page.headers.get("link")).toContain("p=1");
+  });
+
+  it("lets a team key change only its own team's products, and not give them away", async () => {
+    const own = await t.api("PUT", "/api/dataproducts/orders", { ...product, info: { ...product.info, title: "Orders!" } }, { key: salesKey });
+    expect(own.status).toBe(200);
+    expect((await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Mine now", owner: "sales" } }, { key: salesKey })).status).toBe(403);
+    expect((await t.api("PUT", "/api/dataproducts/orders", { ...product, info: { ...product.info, owner: "marketing" } }, { key: salesKey })).status).toBe(403);
+    expect((await t.api("PUT", "/api/dataproducts/new-one", { info: { title: "New", owner: "marketing" } }, { key: salesKey })).status).toBe(403);
+    expect((await t.api("DELETE", "/api/dataproducts/campaigns", undefined, { key: salesKey })).status).toBe(403);
+    expect((await t.api("GET", "/api/dataproducts/campaigns", undefined, { key: salesKey })).status).toBe(200);
+    expect((await t.api("PUT", "/api/dataproducts/sales-new", { info: { title: "New", owner: "sales" } }, { key: salesKey })).status).toBe(200);
+  });
+
+  it("refuses to delete a product, or drop a port, that an access still uses", async () => {
+    const access = await t.api("POST", "/api/access", {
+      info: { purpose: "reporting" },
+      provider: { dataProductId: "orders", outputPortId: "pg" },
+      consumer: { teamId: "marketing" },
+    });
+    expect(access.status).toBe(201);
+    expect((await t.api("DELETE", "/api/dataproducts/orders")).status).toBe(409);
+    const dropPort = await t.api("PUT", "/api/dataproducts/orders", { ...product, outputPorts: [product.outputPorts[1]] });
+    expect(dropPort.status).toBe(409);
+    expect(dropPort.body.detail).toContain("'pg'");
+    // Dropping a port nobody uses is fine.
+    expect((await t.api("PUT", "/api/dataproducts/orders", { ...product, outputPorts: [product.outputPorts[0]] })).status).toBe(200);
+    // The owning team cannot be deleted while it owns products.
+    expect((await t.api("DELETE", "/api/teams/sales")).status).toBe(409);
+
+    expect((await t.api("POST", `/api/access/${access.body.id}/reject`)).status).toBe(200);
+    expect((await t.api("DELETE", "/api/dataproducts/orders")).status).toBe(204);
+    expect((await eventsOf("orders")).slice(-2)).toEqual(["DataProductDeletedEvent", "OutputPortDeletedEvent:pg"]);
+  });
+});
