@@ -1,12 +1,18 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** Who is making a request: the organization and scope of the API key it carries. */
+/**
+ * Who is making a request: an API key, or a person signed in to the web app. `organization`
+ * scope may do everything in the organization; `team` scope acts for the teams listed.
+ */
 export interface Principal {
   organizationId: string;
-  keyId: string;
   scope: "organization" | "team";
-  /** Set for team-scoped keys. */
-  teamId: string | null;
+  /** The teams a team-scoped principal acts for: a team key's one team, or a person's teams. */
+  teamIds: readonly string[];
+  /** Set when the request carries an API key. */
+  keyId?: string;
+  /** Set when the request comes from a signed-in person. */
+  userId?: string;
 }
 
 export const SECRET_PREFIX = "stw_";

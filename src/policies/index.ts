@@ -2,59 +2,63 @@ import type { Principal } from "../platform/auth.js";
 import { forbidden } from "../platform/errors.js";
 
 /**
- * Who may do what (PRODUCT.md §2), in one place. Organization keys may do everything in their
- * organization; team keys read everything and change only what their team owns. Every check
- * throws a 403 problem when it fails; reads need no check beyond the organization boundary,
- * which the repositories enforce.
+ * Who may do what (PRODUCT.md §2), in one place. Organization-scoped principals may do
+ * everything in their organization; team-scoped ones (team keys, members signed in to the web
+ * app) read everything and change only what their teams own. Every check throws a 403 problem
+ * when it fails; reads need no check beyond the organization boundary, which the repositories
+ * enforce.
  */
+
+const actsFor = (p: Principal, teamId: string | null | undefined) =>
+  p.scope === "organization" || (teamId != null && p.teamIds.includes(teamId));
+
+const who = (p: Principal) => (p.teamIds.length === 1 ? `team '${p.teamIds[0]}'` : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`);
+
 export const policy = {
   manageApiKeys(p: Principal): void {
-    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys may manage API keys.");
+    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys and organization owners may manage API keys.");
   },
 
   manageConnectors(p: Principal): void {
-    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys may manage connectors.");
+    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys and organization owners may manage connectors.");
   },
 
   /** Create, change or delete the team `teamId`. */
   writeTeam(p: Principal, teamId: string): void {
-    if (p.scope === "organization" || p.teamId === teamId) return;
-    throw forbidden(`A key of team '${p.teamId}' may change only its own team, not '${teamId}'.`);
+    if (actsFor(p, teamId)) return;
+    throw forbidden(`A principal of ${who(p)} may change only its own team, not '${teamId}'.`);
   },
 
   /**
    * Create, change or delete a data product or data contract. `owners` are the owner team before
-   * and after the change: a team key may neither take over nor give away what it does not own.
+   * and after the change: a team principal may neither take over nor give away what it does not own.
    */
   writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>): void {
-    if (p.scope === "organization") return;
     for (const owner of owners) {
-      if (owner !== p.teamId) {
-        throw forbidden(`A key of team '${p.teamId}' may change only ${what}s whose info.owner is '${p.teamId}'.`);
-      }
+      if (!actsFor(p, owner)) throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
     }
   },
 
   /** Create or cancel an access request: the consuming side. */
   consumeAccess(p: Principal, consumerTeamId: string | null | undefined): void {
-    if (p.scope === "organization" || (consumerTeamId != null && consumerTeamId === p.teamId)) return;
-    throw forbidden(`A key of team '${p.teamId}' may request or cancel only accesses its team consumes.`);
+    if (actsFor(p, consumerTeamId)) return;
+    throw forbidden(`A principal of ${who(p)} may request or cancel only accesses its team consumes.`);
   },
 
   /** Change an access request's other fields: either side of it. */
   updateAccess(p: Principal, consumerTeamId: string | null | undefined, providerTeamId: string | null | undefined): void {
-    if (p.scope === "organization" || (p.teamId !== null && (p.teamId === consumerTeamId || p.teamId === providerTeamId))) return;
-    throw forbidden(`A key of team '${p.teamId}' may change only accesses its team consumes or provides.`);
+    if (actsFor(p, consumerTeamId) || actsFor(p, providerTeamId)) return;
+    throw forbidden(`A principal of ${who(p)} may change only accesses its team consumes or provides.`);
   },
 
   /** Delete an access request outright (rather than cancel it). */
   deleteAccess(p: Principal): void {
-    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys may delete access requests; cancel it instead.");
+    if (p.scope !== "organization") throw forbidden("Only organization-scoped principals may delete access requests; cancel it instead.");
   },
 
   /** Approve, reject or report provisioning of an access request: the providing side. */
   provideAccess(p: Principal, providerTeamId: string | null | undefined): void {
-    if (p.scope === "organization" || (providerTeamId != null && providerTeamId === p.teamId)) return;
-    throw forbidden(`A key of team '${p.teamId}' may decide on or provision only accesses its team provides.`);
+    if (actsFor(p, providerTeamId)) return;
+    throw forbidden(`A principal of ${who(p)} may decide on or provision only accesses its team provides.`);
   },
 };

@@ -122,6 +122,6 @@ export class ApiKeyService {
     if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       await apiKeyRepository.touch(this.database.db, row.id, now.toISOString());
     }
-    return { organizationId: row.organization_id, keyId: row.id, scope: row.scope, teamId: row.team_id };
+    return { organizationId: row.organization_id, keyId: row.id, scope: row.scope, teamIds: row.team_id === null ? [] : [row.team_id] };
   }
 }
