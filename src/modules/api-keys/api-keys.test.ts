@@ -59,6 +59,8 @@ describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
     expect(list.text).not.toContain(created.body.key);
     expect(list.text).not.toContain(created.body.key.slice(4, 20));
     for (const k of list.body) expect(Object.keys(k)).not.toContain("key");
+    const one = await t.api("GET", created.headers.get("location")!);
+    expect(one.body).toEqual(listed);
   });
 
   it("stores only a hash of the secret", async () => {

@@ -21,6 +21,10 @@ export const apiKeyRepository = {
       .execute();
   },
 
+  async findById(ex: Executor, organizationId: string, id: string): Promise<ApiKeyRow | undefined> {
+    return ex.selectFrom("api_keys").selectAll().where("organization_id", "=", organizationId).where("id", "=", id).executeTakeFirst();
+  },
+
   async findByHash(ex: Executor, secretHash: string): Promise<ApiKeyRow | undefined> {
     return ex.selectFrom("api_keys").selectAll().where("secret_hash", "=", secretHash).executeTakeFirst();
   },

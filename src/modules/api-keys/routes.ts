@@ -28,6 +28,12 @@ export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
     },
   );
 
+  app.get(
+    "/api/api-keys/:id",
+    { schema: { tags: ["api-keys"], summary: "Read an API key's metadata (never its secret)", params: IdParams, response: { 200: ApiKeySchema, ...errors(403, 404) } } },
+    async (request) => apiKeys.get(principalOf(request), request.params.id),
+  );
+
   app.delete(
     "/api/api-keys/:id",
     {

@@ -106,6 +106,13 @@ export class ApiKeyService {
     return rows.map(presentApiKey);
   }
 
+  async get(p: Principal, id: string): Promise<ApiKeyView> {
+    policy.manageApiKeys(p);
+    const row = await apiKeyRepository.findById(this.database.db, p.organizationId, id);
+    if (!row || row.revoked_at !== null) throw notFound("API key", id);
+    return presentApiKey(row);
+  }
+
   async revoke(p: Principal, id: string): Promise<void> {
     policy.manageApiKeys(p);
     const revoked = await apiKeyRepository.revoke(this.database.db, p.organizationId, id, this.clock.now().toISOString());
