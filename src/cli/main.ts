@@ -8,6 +8,7 @@ import { migrateToLatest } from "../platform/database/migrations.js";
 import { Problem } from "../platform/errors.js";
 import { startServer } from "../server.js";
 import { createServices, type Services } from "../services.js";
+import { registerConsumeCommand } from "./consume.js";
 
 const program = new Command()
   .name("steward")
@@ -122,6 +123,7 @@ key
     );
   });
 
+registerConsumeCommand(program);
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof Problem) {
     process.stderr.write(`error: ${error.detail}\n`);
