@@ -9,6 +9,7 @@ import { Problem } from "../platform/errors.js";
 import { startServer } from "../server.js";
 import { createServices, type Services } from "../services.js";
 import { registerConsumeCommand } from "./consume.js";
+import { registerConnectorCommands } from "./connector.js";
 
 const program = new Command()
   .name("steward")
@@ -123,7 +124,38 @@ key
     );
   });
 
+const user = program.command("user").description("People who sign in to the web app.");
+user
+  .command("create")
+  .description("Add a person to an organization (creating the account); prints a one-time setup link unless a password is given.")
+  .requiredOption("--org <organizationId>", "organization id")
+  .requiredOption("--email <email>", "the person's email address")
+  .option("--owner", "make the person an owner of the organization (default: member)")
+  .option("--password-stdin", "read the password from standard input instead of printing a setup link")
+  .addOption(databaseOption())
+  .option("--json", "print one JSON object")
+  .action(async (opts: { org: string; email: string; owner?: boolean; passwordStdin?: boolean; databaseUrl?: string; json?: boolean }) => {
+    let password: string | undefined;
+    if (opts.passwordStdin) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      password = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+    }
+    const role = opts.owner ? "owner" : "member";
+    const member = await withServices(opts.databaseUrl, async (s) => {
+      if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
+      return s.database.db.transaction().execute((trx) => s.people.addMember(trx, opts.org, opts.email, role, password));
+    });
+    output(
+      !!opts.json,
+      { userId: member.userId, email: member.email, organizationId: opts.org, role: member.role, setupUrl: member.setupUrl ?? null },
+      `${member.email} is now ${member.role === "owner" ? "an owner" : "a member"} of organization ${opts.org}.` +
+        (member.setupUrl ? `\nOne-time link to choose a password (valid 24 hours): ${member.setupUrl}` : "\nThe account has a password; sign in at /sign-in."),
+    );
+  });
+
 registerConsumeCommand(program);
+registerConnectorCommands(program);
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof Problem) {
     process.stderr.write(`error: ${error.detail}\n`);

@@ -60,6 +60,8 @@ export interface FeedConsumerOptions {
   onError?: (error: FeedConsumerError, info: RetryInfo) => void;
   /** How to wait; for tests or custom scheduling. Must resolve early when `signal` aborts. */
   sleep?: Sleep;
+  /** Resolve `run()` at the first empty batch instead of waiting for more: for runs from cron or CI. */
+  stopWhenCaughtUp?: boolean;
 }
 
 /**
@@ -79,6 +81,7 @@ export class FeedConsumer {
   readonly #logger: ConsumerLogger;
   readonly #onError: FeedConsumerOptions["onError"];
   readonly #sleep: Sleep;
+  readonly #stopWhenCaughtUp: boolean;
   #position: string | undefined;
   #running = false;
 
@@ -95,6 +98,7 @@ export class FeedConsumer {
     this.#logger = options.logger ?? {};
     this.#onError = options.onError;
     this.#sleep = options.sleep ?? abortableSleep;
+    this.#stopWhenCaughtUp = options.stopWhenCaughtUp ?? false;
   }
 
   /** Id of the last event processed (or loaded from the store), if any. */
@@ -103,7 +107,7 @@ export class FeedConsumer {
   }
 
   /**
-   * Consumes until the signal aborts (then resolves), or until an error that waiting cannot fix
+   * Consumes until the signal aborts or, with `stopWhenCaughtUp`, the feed is exhausted (then resolves), or until an error that waiting cannot fix
    * (then rejects): a 4xx answer such as a wrong key (401) or an unknown position (400) as a
    * {@link FeedConsumerError}, a failing store, or the handler's own error. When the handler
    * throws, the position stays at the event before.
@@ -122,6 +126,7 @@ export class FeedConsumer {
         const batch = read.value;
         this.#logger.debug?.("read a batch", { events: batch.length, lastEventId: this.#position ?? null });
         if (batch.length === 0) {
+          if (this.#stopWhenCaughtUp) return;
           await this.#sleep(this.#emptyWaitMs, this.#signal);
           continue;
         }
