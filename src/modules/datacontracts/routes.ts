@@ -5,6 +5,7 @@ import { errors, IdParams } from "../../platform/http/schemas.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
+import { ownedFilters } from "../shared/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./schemas.js";
 import { contractModels } from "./service.js";
 
@@ -16,11 +17,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     schema: DataContractSchema,
     service: contracts,
     config,
-    filters: {
-      teamId: Type.Optional(Type.String({ description: "Only contracts owned by this team." })),
-      status: Type.Optional(Type.String({ description: "Only contracts with this info.status." })),
-    },
-    toFilter: (q) => ({ ownerTeamId: q.teamId, status: q.status }),
+    ...ownedFilters,
   });
 
   app.get(

@@ -1,9 +1,8 @@
 import type { Principal } from "../../platform/auth.js";
 import { invalid, type FieldViolation } from "../../platform/errors.js";
-import { policy } from "../../policies/index.js";
 import { normalizeSchemaType, parseSchema, type NormalizedModel } from "../../schemas/index.js";
-import { ownerViolations } from "../dataproducts/service.js";
-import { searchText, type DocumentDefinition, type DocumentService } from "../shared/document-service.js";
+import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
+import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { DataContract, SchemaObject } from "./schemas.js";
 
 export interface ParsedSchema {
@@ -31,13 +30,7 @@ function schemasOf(contract: DataContract): Array<{ schema: SchemaObject; path: 
 export const dataContractDefinition: DocumentDefinition<DataContract> = {
   kind: "datacontract",
   label: "Data contract",
-  columns: (contract) => ({
-    title: contract.info.title,
-    ownerTeamId: contract.info.owner,
-    status: contract.info.status ?? null,
-    searchText: searchText(contract.id, contract.info.title, contract.info.description),
-  }),
-  authorize: (p, _id, before, after) => policy.writeOwned(p, "data contract", [before?.info.owner, after?.info.owner].filter((o) => o !== undefined)),
+  ...ownedDocument<DataContract>("data contract"),
   async validate(ex, organizationId, contract) {
     const violations = await ownerViolations(ex, organizationId, contract.info.owner);
     for (const { schema, path } of schemasOf(contract)) {

@@ -1,15 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
-import type { FieldViolation } from "../../platform/errors.js";
-import { policy } from "../../policies/index.js";
-import { resourceRepository } from "../shared/resource-repository.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import type { Executor } from "../../platform/database/index.js";
+import type { DocumentDefinition } from "../shared/document-service.js";
+import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { Emit } from "../../events/log.js";
 import type { DataProduct, OutputPort } from "./schemas.js";
-
-export async function ownerViolations(ex: Parameters<typeof resourceRepository.get>[0], organizationId: string, owner: string): Promise<FieldViolation[]> {
-  const team = await resourceRepository.get(ex, organizationId, "team", owner);
-  return team ? [] : [{ field: "info.owner", message: `no team '${owner}' exists in this organization` }];
-}
 
 /** One OutputPort event per port that appeared, changed or disappeared. */
 function emitPortChanges(emit: Emit, productId: string, before: OutputPort[], after: OutputPort[]): void {
@@ -25,20 +19,14 @@ function emitPortChanges(emit: Emit, productId: string, before: OutputPort[], af
 
 export interface DataProductHooks {
   /** Throws 409 when an active access uses the product, or one of `removedPortIds`. */
-  checkNotInUse(ex: Parameters<typeof resourceRepository.get>[0], organizationId: string, productId: string, removedPortIds?: string[]): Promise<void>;
+  checkNotInUse(ex: Executor, organizationId: string, productId: string, removedPortIds?: string[]): Promise<void>;
 }
 
 export function dataProductDefinition(hooks: DataProductHooks): DocumentDefinition<DataProduct> {
   return {
     kind: "dataproduct",
     label: "Data product",
-    columns: (product) => ({
-      title: product.info.title,
-      ownerTeamId: product.info.owner,
-      status: product.info.status ?? null,
-      searchText: searchText(product.id, product.info.title, product.info.description),
-    }),
-    authorize: (p, _id, before, after) => policy.writeOwned(p, "data product", [before?.info.owner, after?.info.owner].filter((o) => o !== undefined)),
+    ...ownedDocument<DataProduct>("data product"),
     async validate(ex, organizationId, product) {
       const violations = await ownerViolations(ex, organizationId, product.info.owner);
       const seen = new Set<string>();
