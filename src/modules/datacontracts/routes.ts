@@ -1,4 +1,3 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/schemas.js";
