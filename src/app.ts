@@ -18,6 +18,8 @@ import { ProblemSchema } from "./platform/http/schemas.js";
 import type { App } from "./platform/http/types.js";
 import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
+import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
+import { webAppRoutes } from "./webapp/static.js";
 
 export const VERSION = "0.1.0";
 
@@ -69,10 +71,12 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
           bearer: { type: "http", scheme: "bearer" },
+          // The web app's session (see /auth/sign-in); changes also need the x-csrf-token header.
+          session: { type: "apiKey", in: "cookie", name: "steward_session" },
         },
         schemas: eventComponentSchemas() as Record<string, never>,
       },
-      security: [{ apiKey: [] }, { bearer: [] }],
+      security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
   });
@@ -94,10 +98,16 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   await app.register(async (api: App) => {
     api.addHook("onRequest", async (request) => {
       const secret = presentedSecret(request.headers);
+      if (secret === undefined && request.headers.cookie !== undefined) {
+        // No key: a person signed in to the web app, whose changes must carry the CSRF token.
+        request.principal = await services.people.authenticateCookie(sessionToken(request), request.method, request.headers["x-csrf-token"]);
+        return;
+      }
       const principal = secret === undefined ? undefined : await services.apiKeys.authenticate(secret);
       if (!principal) throw unauthorized();
       request.principal = principal;
     });
+    memberRoutes(api, services.people);
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);
     dataProductRoutes(api, services.dataProducts, config);
@@ -107,6 +117,10 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     connectorRoutes(api, services.connectors, config);
     eventRoutes(api, services.feed);
   });
+
+  // People sign in here; the web app (served at /) then uses /api with the session cookie.
+  authRoutes(app, services.people, config);
+  await webAppRoutes(app, config);
 
   // On shutdown: answer held long polls now, and close every connection after its response, so
   // keep-alive sockets of requests still in flight do not hold the process open.

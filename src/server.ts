@@ -77,6 +77,7 @@ async function bootstrap(services: Services, print: (text: string) => void): Pro
   const created = await services.organizations.createIfAbsent("default");
   if (!created) return; // another process sharing the database got there first
   const { appUrl } = services.config;
+  const setupUrl = await services.people.createSetupLink(services.database.db, created.organizationId, null, "owner");
   print(
     [
       "",
@@ -89,6 +90,12 @@ async function bootstrap(services: Services, print: (text: string) => void): Pro
       `    curl -H 'x-api-key: ${created.apiKey}' ${appUrl}/api/teams`,
       "",
       "More keys: `steward key create --org " + created.organizationId + "` or POST /api/api-keys.",
+      "",
+      "To use the web app, open this one-time link (valid 24 hours) to choose the first owner's email and password:",
+      "",
+      `    ${setupUrl}`,
+      "",
+      "(Or: steward user create --org " + created.organizationId + " --email you@example.com --owner)",
       "",
       "",
     ].join("\n"),

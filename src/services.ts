@@ -17,6 +17,7 @@ import { AccessService } from "./modules/access/service.js";
 import { accessRepository } from "./modules/access/repository.js";
 import { conflict } from "./platform/errors.js";
 import type { Connector } from "./modules/connectors/schemas.js";
+import { PeopleService } from "./modules/people/service.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -32,6 +33,8 @@ export interface Services {
   dataProducts: DocumentService<DataProduct>;
   dataContracts: DocumentService<DataContract>;
   access: AccessService;
+  /** People of the web app: accounts, memberships, sessions. */
+  people: PeopleService;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -63,5 +66,6 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     dataContracts: new DocumentService(dataContractDefinition, database, events, clock),
     access: new AccessService(database, events, clock),
+    people: new PeopleService(database, clock, config),
   };
 }

@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+
 /** Steward's configuration, read once from the environment (PRODUCT.md §1). */
 
 export interface Config {
@@ -13,6 +15,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
   schedulerIntervalMs: number;
+  /** Where the built web app is (`npm run build` writes dist/web); STEWARD_WEB_DIR overrides. */
+  webDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -65,5 +69,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
     bodyLimitBytes: overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3),
     schedulerIntervalMs: overrides.schedulerIntervalMs ?? integer(env, "SCHEDULER_INTERVAL_MS", 1000, 10, 3_600_000),
+    // src/platform/config.ts and dist/platform/config.js both sit two levels below the package root.
+    webDir: overrides.webDir ?? env.STEWARD_WEB_DIR ?? fileURLToPath(new URL("../../dist/web", import.meta.url)),
   };
 }

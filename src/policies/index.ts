@@ -14,7 +14,17 @@ const actsFor = (p: Principal, teamId: string | null | undefined) =>
 
 const who = (p: Principal) => (p.teamIds.length === 1 ? `team '${p.teamIds[0]}'` : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`);
 
+/** What an organization role lets a signed-in person do: owners everything, members what their teams own. */
+export function personScope(role: "owner" | "member"): Principal["scope"] {
+  return role === "owner" ? "organization" : "team";
+}
+
 export const policy = {
+  /** List, add, change and remove the people of an organization. */
+  manageMembers(p: Principal): void {
+    if (p.scope !== "organization") throw forbidden("Only organization owners and organization-scoped API keys may manage members.");
+  },
+
   manageApiKeys(p: Principal): void {
     if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys and organization owners may manage API keys.");
   },

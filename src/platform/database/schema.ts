@@ -79,10 +79,56 @@ export interface AccessesTable {
   updated_at: string;
 }
 
+/** A person who signs in to the web app. */
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url), or null until the person sets a password. */
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  organization_id: string;
+  user_id: string;
+  role: "owner" | "member";
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** SHA-256 of the cookie's token, hex. The token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  /** The organization the person currently works in. */
+  organization_id: string | null;
+  /** Per-session secret that mutating requests authenticated by the cookie must echo. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** One-time links that let a person set a password (and, on first start, choose an address). */
+export interface SetupTokensTable {
+  token_hash: string;
+  organization_id: string;
+  user_id: string | null;
+  role: "owner" | "member";
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   resources: ResourcesTable;
   events: EventsTable;
   accesses: AccessesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  setup_tokens: SetupTokensTable;
 }

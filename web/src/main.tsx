@@ -1,0 +1,161 @@
+import { render, type ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { call, useCsrfToken, whenUnauthorized, type Session } from "./api.js";
+import { match, navigate, useLocation } from "./router.js";
+import { SessionContext, useSession } from "./session.js";
+import { Loading } from "./ui.js";
+import { SetupPage, SignInPage } from "./pages/auth.js";
+import { DataProductList, DataProductPage } from "./pages/dataproducts.js";
+import { ContractEditor, DataContractList, DataContractPage } from "./pages/datacontracts.js";
+import { TeamList, TeamPage } from "./pages/teams.js";
+import { AccessInbox, AccessPage } from "./pages/access.js";
+import { ActivityPage } from "./pages/activity.js";
+import { ApiKeysPage } from "./pages/apikeys.js";
+import { MembersPage } from "./pages/members.js";
+import "./styles.css";
+
+const PUBLIC = ["/sign-in", "/setup"];
+
+function App() {
+  const loc = useLocation();
+  const [session, setSessionState] = useState<Session | null | undefined>(undefined);
+
+  const setSession = (s: Session | null) => {
+    useCsrfToken(s?.csrfToken ?? "");
+    setSessionState(s);
+  };
+
+  useEffect(() => {
+    call<Session>("GET", "/auth/session").then(setSession, () => setSession(null));
+    whenUnauthorized(() => setSession(null));
+  }, []);
+
+  if (PUBLIC.includes(loc.path)) {
+    return loc.path === "/setup" ? <SetupPage token={loc.query.get("token") ?? ""} onSignedIn={setSession} /> : <SignInPage onSignedIn={setSession} />;
+  }
+  if (session === undefined) return <Loading what="Loading Steward" />;
+  if (session === null) {
+    const next = loc.path + location.search;
+    queueMicrotask(() => navigate(`/sign-in${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`, { replace: true }));
+    return null;
+  }
+  return (
+    <SessionContext.Provider value={{ session, setSession }}>
+      <Shell path={loc.path}>
+        <Routes path={loc.path} />
+      </Shell>
+    </SessionContext.Provider>
+  );
+}
+
+function Routes({ path }: { path: string }) {
+  let m: Record<string, string> | null;
+  if (path === "/" || path === "/dataproducts") return <DataProductList />;
+  if ((m = match("/dataproducts/:id", path))) return <DataProductPage id={m.id} />;
+  if (path === "/datacontracts") return <DataContractList />;
+  if (path === "/datacontracts/new") return <ContractEditor />;
+  if ((m = match("/datacontracts/:id/edit", path))) return <ContractEditor id={m.id} />;
+  if ((m = match("/datacontracts/:id", path))) return <DataContractPage id={m.id} />;
+  if (path === "/teams") return <TeamList />;
+  if ((m = match("/teams/:id", path))) return <TeamPage id={m.id} />;
+  if (path === "/access") return <AccessInbox />;
+  if ((m = match("/access/:id", path))) return <AccessPage id={m.id} />;
+  if (path === "/activity") return <ActivityPage />;
+  if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
+  if (path === "/settings/members") return <MembersPage />;
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        There is no page at <code>{path}</code>. <a href="/dataproducts">Go to the data products.</a>
+      </p>
+    </section>
+  );
+}
+
+const NAV = [
+  { href: "/dataproducts", label: "Data products" },
+  { href: "/datacontracts", label: "Data contracts" },
+  { href: "/teams", label: "Teams" },
+  { href: "/access", label: "Access" },
+  { href: "/activity", label: "Activity" },
+  { href: "/settings/api-keys", label: "Settings", section: "/settings" },
+];
+
+function Shell({ path, children }: { path: string; children: ComponentChildren }) {
+  const { session, setSession } = useSession();
+  const current = session.organizations.find((o) => o.id === session.currentOrganizationId);
+  const section = (href: string, s?: string) => path === href || path.startsWith((s ?? href) + "/") || (href === "/dataproducts" && path === "/");
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="/dataproducts" aria-label="Steward home">
+          <img src="/favicon.svg" alt="" width="26" height="26" />
+          <span>Steward</span>
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.href}>
+                <a href={n.href} aria-current={section(n.href, n.section) ? "page" : undefined}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          {session.organizations.length > 1 ? (
+            <select
+              aria-label="Organization"
+              class="org-switch"
+              value={session.currentOrganizationId ?? ""}
+              onChange={async (e) => {
+                const organizationId = (e.target as HTMLSelectElement).value;
+                setSession(await call<Session>("POST", "/auth/switch-organization", { organizationId }));
+                navigate("/dataproducts");
+              }}
+            >
+              {session.organizations.map((o) => (
+                <option value={o.id} key={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          ) : (
+            current && <span class="org-name">{current.name}</span>
+          )}
+          <span class="who" title={`${session.user.email} (${session.role ?? "no role"})`}>
+            {session.user.email}
+          </span>
+          <button
+            type="button"
+            class="link"
+            onClick={async () => {
+              await call("POST", "/auth/sign-out").catch(() => undefined);
+              setSession(null);
+              navigate("/sign-in", { replace: true });
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      {session.currentOrganizationId === null && (
+        <div class="alert warn" role="status">
+          You are not a member of any organization yet. Ask an owner to add you.
+        </div>
+      )}
+      <main id="main" key={session.currentOrganizationId}>
+        {session.currentOrganizationId !== null && children}
+      </main>
+    </>
+  );
+}
+
+const root = document.getElementById("app")!;
+root.textContent = "";
+render(<App />, root);

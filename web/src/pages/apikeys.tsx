@@ -1,0 +1,218 @@
+import { useState } from "preact/hooks";
+import { call, enc, get, type ApiKey, type Team } from "../api.js";
+import { useSession } from "../session.js";
+import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { teamName } from "./dataproducts.js";
+import { OwnersOnly, SettingsNav } from "./settings.js";
+
+export function ApiKeysPage() {
+  const { session } = useSession();
+  const owner = session.scope === "organization";
+  const keys = useLoad(() => (owner ? get<ApiKey[]>("/api/api-keys") : Promise.resolve([])), [owner]);
+  const teams = useLoad(() => get<Team[]>("/api/teams"), []);
+  const [adding, setAdding] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  return (
+    <>
+      <SettingsNav current="api-keys" />
+      <PageHeader
+        title="API keys"
+        actions={
+          owner && (
+            <button type="button" class="primary" onClick={() => setAdding(true)}>
+              Add API key
+            </button>
+          )
+        }
+      >
+        <p class="lead">Keys let scripts, pipelines and connectors use the Steward API. A team key can change only what its team owns.</p>
+      </PageHeader>
+      {!owner ? (
+        <OwnersOnly />
+      ) : (
+        <>
+          <ErrorBox error={keys.error} />
+          {keys.loading && !keys.data ? (
+            <Loading />
+          ) : keys.data?.length === 0 ? (
+            <Empty>No API keys. Add one to use the API.</Empty>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">API keys of the organization</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Scope</th>
+                    <th scope="col">Team</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {keys.data?.map((k) => {
+                    const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();
+                    return (
+                      <tr key={k.id}>
+                        <td class="strong">{k.displayName}</td>
+                        <td data-label="Scope">
+                          <Badge>{k.scope}</Badge>
+                        </td>
+                        <td data-label="Team">{k.teamId ? <a href={`/teams/${enc(k.teamId)}`}>{teamName(teams.data, k.teamId)}</a> : <span class="muted">all teams</span>}</td>
+                        <td data-label="Created">
+                          <When value={k.createdAt} />
+                        </td>
+                        <td data-label="Last used">
+                          <When value={k.lastUsedAt} empty="never" />
+                        </td>
+                        <td data-label="Expires">
+                          <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
+                        </td>
+                        <td class="row-actions">
+                          <button type="button" class="danger-link" onClick={() => setRevoking(k)}>
+                            Revoke<span class="visually-hidden"> {k.displayName}</span>
+                          </button>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+      <AddKeyDialog
+        open={adding}
+        teams={teams.data ?? []}
+        onClose={() => {
+          setAdding(false);
+          keys.reload();
+        }}
+      />
+      <Confirm
+        open={revoking !== null}
+        title="Revoke API key"
+        confirmLabel="Revoke key"
+        danger
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          await call("DELETE", `/api/api-keys/${enc(revoking!.id)}`);
+          keys.reload();
+        }}
+      >
+        <p>
+          Revoke <strong>{revoking?.displayName}</strong>? Every request made with it fails from now on. This cannot be undone.
+        </p>
+      </Confirm>
+    </>
+  );
+}
+
+function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [scope, setScope] = useState<"organization" | "team">("team");
+  const [teamId, setTeamId] = useState("");
+  const [expiresAt, setExpiresAt] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const team = teamId || teams[0]?.id || "";
+  const close = () => {
+    // The secret lives only in this dialog's state: gone once it closes.
+    setCreated(null);
+    setName("");
+    setExpiresAt("");
+    setError(undefined);
+    onClose();
+  };
+  return (
+    <Dialog open={open} title={created ? "Your new API key" : "Add API key"} onClose={close}>
+      {created ? (
+        <>
+          <div class="dialog-body">
+            <div class="alert warn" role="alert">
+              <strong>Copy the key now — you will not see it again.</strong>
+              <p>Steward stores only a hash of it. If you lose it, revoke it and add a new one.</p>
+            </div>
+            <Field label={`Secret of “${created.displayName}”`} id="secret" hint={created.scope === "team" ? `Scope: team ${teamName(teams, created.teamId)}.` : "Scope: the whole organization."}>
+              <div class="secret">
+                <input id="secret" class="code" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} data-testid="api-key-secret" />
+                <CopyButton text={created.key} />
+              </div>
+            </Field>
+            <p class="hint">
+              Send it in the <code>x-api-key</code> header: <code>curl -H 'x-api-key: …' {location.origin}/api/dataproducts</code>
+            </p>
+          </div>
+          <footer class="dialog-footer">
+            <button type="button" class="primary" onClick={close}>
+              I have stored the key
+            </button>
+          </footer>
+        </>
+      ) : (
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setError(undefined);
+            try {
+              setCreated(
+                await call("POST", "/api/api-keys", {
+                  displayName: name,
+                  scope,
+                  ...(scope === "team" ? { teamId: team } : {}),
+                  ...(expiresAt ? { expiresAt } : {}),
+                }),
+              );
+            } catch (err) {
+              setError(err);
+            }
+          }}
+        >
+          <div class="dialog-body">
+            <Field label="Name" id="key-name" hint="What uses the key, e.g. “Airflow ingestion”.">
+              <input id="key-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </Field>
+            <fieldset class="choice">
+              <legend>Scope</legend>
+              <label>
+                <input type="radio" name="scope" value="team" checked={scope === "team"} onChange={() => setScope("team")} /> One team — changes only what the team owns
+              </label>
+              <label>
+                <input type="radio" name="scope" value="organization" checked={scope === "organization"} onChange={() => setScope("organization")} /> Organization — everything, including keys
+              </label>
+            </fieldset>
+            {scope === "team" && (
+              <Field label="Team" id="key-team">
+                <select id="key-team" required value={team} onChange={(e) => setTeamId(e.currentTarget.value)}>
+                  {teams.length === 0 && <option value="">Create a team first</option>}
+                  {teams.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            )}
+            <Field label="Expires on (optional)" id="key-expiry" hint="Empty: the key works until revoked.">
+              <input id="key-expiry" type="date" value={expiresAt} min={new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)} onInput={(e) => setExpiresAt(e.currentTarget.value)} />
+            </Field>
+            <ErrorBox error={error} title="The key was not created" />
+          </div>
+          <footer class="dialog-footer">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" class="primary">
+              Create key
+            </button>
+          </footer>
+        </form>
+      )}
+    </Dialog>
+  );
+}

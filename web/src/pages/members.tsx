@@ -1,0 +1,133 @@
+import { useState } from "preact/hooks";
+import { call, enc, get, type Member } from "../api.js";
+import { useSession } from "../session.js";
+import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { OwnersOnly, SettingsNav } from "./settings.js";
+
+export function MembersPage() {
+  const { session } = useSession();
+  const owner = session.scope === "organization";
+  const members = useLoad(() => (owner ? get<Member[]>("/api/members") : Promise.resolve([])), [owner]);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<"member" | "owner">("member");
+  const [error, setError] = useState<unknown>();
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const put = async (address: string, r: "member" | "owner") => {
+    setError(undefined);
+    try {
+      const m = await call<Member>("PUT", `/api/members/${enc(address)}`, { role: r });
+      if (m.setupUrl) setLink({ email: m.email, url: m.setupUrl });
+      members.reload();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    }
+  };
+  return (
+    <>
+      <SettingsNav current="members" />
+      <PageHeader title="Members">
+        <p class="lead">People who sign in to this organization. Owners manage everything; members act for the teams that list them.</p>
+      </PageHeader>
+      {!owner ? (
+        <OwnersOnly />
+      ) : (
+        <>
+          <form
+            class="inline-form"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              if (await put(email.trim(), role)) setEmail("");
+            }}
+          >
+            <Field label="Email address" id="new-member">
+              <input id="new-member" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            </Field>
+            <Field label="Role" id="new-role">
+              <select id="new-role" value={role} onChange={(e) => setRole(e.currentTarget.value as "member" | "owner")}>
+                <option value="member">Member</option>
+                <option value="owner">Owner</option>
+              </select>
+            </Field>
+            <button type="submit" class="primary">
+              Add member
+            </button>
+          </form>
+          {link && (
+            <div class="alert info" role="status">
+              <strong>Send this one-time link to {link.email}</strong>
+              <p>It lets them choose a password and works once, within 24 hours. It is not shown again.</p>
+              <div class="secret">
+                <input class="code" readOnly aria-label={`Setup link for ${link.email}`} value={link.url} onFocus={(e) => e.currentTarget.select()} />
+                <CopyButton text={link.url} />
+              </div>
+            </div>
+          )}
+          <ErrorBox error={members.error ?? error} />
+          {members.loading && !members.data ? (
+            <Loading />
+          ) : members.data?.length === 0 ? (
+            <Empty>No members.</Empty>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Account</th>
+                    <th scope="col">Added</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {members.data?.map((m) => (
+                    <tr key={m.userId}>
+                      <td class="strong">
+                        {m.email} {m.userId === session.user.id && <span class="muted">(you)</span>}
+                      </td>
+                      <td>
+                        <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => put(m.email, e.currentTarget.value as "member" | "owner")}>
+                          <option value="member">Member</option>
+                          <option value="owner">Owner</option>
+                        </select>
+                      </td>
+                      <td>{m.passwordSet ? <Badge tone="ok">active</Badge> : <Badge tone="warn">invited</Badge>}</td>
+                      <td>
+                        <When value={m.createdAt} />
+                      </td>
+                      <td class="row-actions">
+                        <button type="button" class="danger-link" onClick={() => setRemoving(m)}>
+                          Remove<span class="visually-hidden"> {m.email}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+      <Confirm
+        open={removing !== null}
+        title="Remove member"
+        confirmLabel="Remove"
+        danger
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          await call("DELETE", `/api/members/${enc(removing!.email)}`);
+          members.reload();
+        }}
+      >
+        <p>
+          Remove <strong>{removing?.email}</strong> from the organization? They can no longer sign in to it.
+        </p>
+      </Confirm>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { useSession } from "../session.js";
+
+/** Tabs of the organization settings. */
+export function SettingsNav({ current }: { current: "api-keys" | "members" }) {
+  const { session } = useSession();
+  const org = session.organizations.find((o) => o.id === session.currentOrganizationId);
+  return (
+    <>
+      <p class="kicker">Organization settings · {org?.name}</p>
+      <nav class="subnav" aria-label="Organization settings">
+        <a href="/settings/api-keys" aria-current={current === "api-keys" ? "page" : undefined}>
+          API keys
+        </a>
+        <a href="/settings/members" aria-current={current === "members" ? "page" : undefined}>
+          Members
+        </a>
+        <a href="/teams">Teams</a>
+      </nav>
+    </>
+  );
+}
+
+export function OwnersOnly() {
+  return (
+    <div class="alert warn" role="status">
+      <strong>Owners only</strong>
+      <p>Only owners of the organization manage its API keys and members. Ask one of them.</p>
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, type Violation } from "./api.js";
+
+/** Loads data for a page; `reload` fetches again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error) => live && setState({ error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+/** The page's heading; takes focus after navigation so screen readers announce the new page. */
+export function PageHeader(props: { title: string; kicker?: ComponentChildren; children?: ComponentChildren; actions?: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.title} · Steward`;
+    if (document.activeElement === document.body || document.activeElement?.closest("nav")) ref.current?.focus({ preventScroll: true });
+  }, [props.title]);
+  return (
+    <header class="page-header">
+      <div>
+        {props.kicker && <p class="kicker">{props.kicker}</p>}
+        <h1 tabIndex={-1} ref={ref}>
+          {props.title}
+        </h1>
+        {props.children}
+      </div>
+      {props.actions && <div class="actions">{props.actions}</div>}
+    </header>
+  );
+}
+
+export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const e = error instanceof ApiError ? error : new ApiError(0, String((error as Error)?.message ?? error));
+  return (
+    <div class="alert error" role="alert">
+      <strong>{title ?? (e.status === 404 ? "Not found" : e.status === 403 ? "Not allowed" : "Something went wrong")}</strong>
+      <p>{e.detail}</p>
+      {e.violations.length > 0 && <Violations violations={e.violations} />}
+    </div>
+  );
+}
+
+export function Violations({ violations }: { violations: Violation[] }) {
+  return (
+    <ul class="violations">
+      {violations.map((v, i) => (
+        <li key={i}>
+          <code>{v.field || "(body)"}</code>
+          {v.line !== undefined && (
+            <span class="where">
+              {" "}
+              line {v.line}
+              {v.column !== undefined && `, column ${v.column}`}
+            </span>
+          )}
+          : {v.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Loading({ what = "Loading" }: { what?: string }) {
+  return (
+    <p class="muted loading" role="status">
+      {what}…
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
+
+/** A timestamp in the reader's time zone; plain dates (2026-11-21) as dates. */
+export function When({ value, empty = "—" }: { value?: string | null; empty?: string }) {
+  if (!value) return <span class="muted">{empty}</span>;
+  const plain = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(plain ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(d.getTime())) return <span>{value}</span>;
+  return (
+    <time dateTime={value} title={d.toISOString()}>
+      {plain ? dateFormat.format(d) : dateTimeFormat.format(d)}
+    </time>
+  );
+}
+
+const TONES: Record<string, string> = {
+  requested: "warn",
+  approved: "ok",
+  active: "ok",
+  rejected: "bad",
+  canceled: "neutral",
+  inactive: "neutral",
+  provisioned: "ok",
+  provisioning: "info",
+  "provisioning-failed": "bad",
+  deprovisioning: "info",
+  deprovisioned: "neutral",
+  "deprovisioning-failed": "bad",
+  owner: "info",
+  member: "neutral",
+  organization: "info",
+  team: "neutral",
+};
+
+export function Badge({ children, tone }: { children: string; tone?: string }) {
+  return <span class={`badge ${tone ?? TONES[children.toLowerCase()] ?? "neutral"}`}>{children}</span>;
+}
+
+/** A modal dialog on the native <dialog>: focus is trapped, Escape closes it. */
+export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (props.open && !d.open) d.showModal();
+    if (!props.open && d.open) d.close();
+  }, [props.open]);
+  return (
+    <dialog
+      ref={ref}
+      class={props.wide ? "wide" : undefined}
+      aria-labelledby="dialog-title"
+      onClose={() => props.open && props.onClose()}
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onClose();
+      }}
+    >
+      {props.open && (
+        <>
+          <header class="dialog-header">
+            <h2 id="dialog-title">{props.title}</h2>
+            <button type="button" class="icon" aria-label="Close" onClick={props.onClose}>
+              ×
+            </button>
+          </header>
+          {props.children}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+/** Asks before something that cannot be undone. */
+export function Confirm(props: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  useEffect(() => setError(undefined), [props.open]);
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+      <form
+        method="dialog"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            await props.onConfirm();
+            props.onClose();
+          } catch (err) {
+            setError(err);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <div class="dialog-body">
+          {props.children}
+          <ErrorBox error={error} />
+        </div>
+        <footer class="dialog-footer">
+          <button type="button" onClick={props.onClose}>
+            Keep it
+          </button>
+          <button type="submit" class={props.danger ? "danger" : "primary"} disabled={busy}>
+            {props.confirmLabel}
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  );
+}
+
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(text);
+          } catch {
+            // Clipboard access can be refused (http, permissions): select the text so Ctrl+C works.
+            const input = document.activeElement?.parentElement?.querySelector("input");
+            input?.select();
+          }
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        }}
+      >
+        {copied ? "Copied" : label}
+      </button>
+      <span class="visually-hidden" aria-live="polite">
+        {copied ? "Copied to the clipboard" : ""}
+      </span>
+    </>
+  );
+}
+
+export function Field(props: { label: string; id: string; hint?: ComponentChildren; children: ComponentChildren; error?: string }) {
+  return (
+    <div class={`field${props.error ? " invalid" : ""}`}>
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+      {props.hint && (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p class="field-error" id={`${props.id}-error`}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Debounces a value, for search boxes. */
+export function useDebounced<T>(value: T, ms = 250): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
