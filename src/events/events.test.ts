@@ -89,6 +89,26 @@ describe.each(DATABASES)("event feed (%s)", (kind) => {
     expect(ours.map((e: any) => e.subject)).not.toContain("theirs");
   });
 
+  it("serves the most recent events, of one subject if asked, oldest first", async () => {
+    await t.api("PUT", "/api/teams/recent-a", { name: "A" });
+    await t.api("PUT", "/api/teams/recent-b", { name: "B" });
+    await t.api("PUT", "/api/teams/recent-a", { name: "A2" });
+    const recent = await feed("/recent?limit=3");
+    expect(recent.headers.get("content-type")).toMatch(/^application\/cloudevents-batch\+json/);
+    expect(recent.body.map((e: any) => `${e.subject}:${e.type.split(".").pop()}`)).toEqual([
+      "recent-a:TeamCreatedEvent",
+      "recent-b:TeamCreatedEvent",
+      "recent-a:TeamUpdatedEvent",
+    ]);
+    const history = (await feed("/recent?subject=recent-a")).body;
+    expect(history.map((e: any) => e.type.split(".").pop())).toEqual(["TeamCreatedEvent", "TeamUpdatedEvent"]);
+    // The last id continues into the feed proper.
+    expect((await feed(`?lastEventId=${recent.body[2].id}`)).body).toEqual([]);
+    expect((await feed("/recent?limit=0")).status).toBe(400);
+    expect((await feed("/recent?limit=1001")).status).toBe(400);
+    expect((await feed("/recent?subject=nobody")).body).toEqual([]);
+  });
+
   it("holds a long poll until an event commits", async () => {
     const latest = (await feed(`?lastEventId=${(await feed()).body.at(-1).id}`)).body;
     const all = (await feed()).body;

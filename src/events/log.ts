@@ -85,6 +85,10 @@ export class EventLog {
     return eventRepository.readAfter(this.database.db, organizationId, afterSeq, Math.min(limit, MAX_BATCH));
   }
 
+  async readLatest(organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
+    return eventRepository.readLatest(this.database.db, organizationId, Math.min(limit, MAX_BATCH), subject);
+  }
+
   /**
    * Renders a batch as a CloudEvents JSON array. Built as text: `data` is stored as JSON already,
    * and a feed replay serialises millions of envelopes.

@@ -56,6 +56,19 @@ export const eventRepository = {
       .execute();
   },
 
+  /** The newest events of an organization (of one subject, if given), oldest first. */
+  async readLatest(db: Executor, organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
+    const rows = await db
+      .selectFrom("events")
+      .select(["seq", "id", "kind", "subject", "time", "data"])
+      .where("organization_id", "=", organizationId)
+      .$if(subject !== undefined, (qb) => qb.where("subject", "=", subject!))
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .execute();
+    return rows.reverse();
+  },
+
   async lastPosition(db: Executor, organizationId: string): Promise<number> {
     const row = await db
       .selectFrom("events")

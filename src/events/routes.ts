@@ -1,12 +1,39 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "../platform/http/schemas.js";
+import { errors, SafeText } from "../platform/http/schemas.js";
+import type { EventLog } from "./log.js";
 import { principalOf, type App } from "../platform/http/types.js";
 import type { FeedService } from "./feed.js";
 import { CloudEventSchema } from "./schemas.js";
 
 export const CLOUDEVENTS_BATCH = "application/cloudevents-batch+json";
 
-export function eventRoutes(app: App, feed: FeedService): void {
+export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
+  app.get(
+    "/api/events/recent",
+    {
+      schema: {
+        tags: ["events"],
+        summary: "Read the most recent events",
+        description:
+          "The organization's newest events (of one resource, with subject), oldest first: for activity views and a resource's history. " +
+          "To follow the feed from there, pass the last id as lastEventId to GET /api/events.",
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+          subject: Type.Optional(SafeText({ minLength: 1, maxLength: 256, description: "Only events about this resource id." })),
+        }),
+        response: {
+          200: { description: "A batch of CloudEvents", content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(CloudEventSchema, { maxItems: 1000 }) } } },
+          ...errors(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { limit, subject } = request.query;
+      const rows = await log.readLatest(principalOf(request).organizationId, limit ?? 100, subject);
+      return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(log.renderBatch(rows) as never);
+    },
+  );
+
   app.get(
     "/api/events",
     {

@@ -147,6 +147,12 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    "0004_events_by_subject": {
+      async up(db: Kysely<any>) {
+        // A resource's history (GET /api/events/recent?subject=) without scanning the whole feed.
+        await db.schema.createIndex("events_by_subject").on("events").columns(["organization_id", "subject", "seq"]).execute();
+      },
+    },
   };
 }
 

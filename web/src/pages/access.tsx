@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, type Access, type DataProduct, type Provisioning, type Team } from "../api.js";
 import { canActFor, useSession } from "../session.js";
 import { Badge, Confirm, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
-import { readFeed, describe, TONE } from "./activity.js";
+import { readRecent, describe, TONE } from "./activity.js";
 import { AccessTable, Consumer } from "./dataproducts.js";
 
 type View = "inbox" | "mine" | "all";
@@ -120,7 +120,7 @@ export function AccessPage({ id }: { id: string }) {
   const access = useLoad(() => get<Access>(`/api/access/${enc(id)}`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const provisioning = useLoad(() => get<Provisioning>(`/api/access/${enc(id)}/provisioning`).catch(() => null), [id, access.data]);
-  const history = useLoad(async () => (await readFeed()).filter((e) => e.subject === id && e.type.includes("Access")), [id, access.data]);
+  const history = useLoad(async () => (await readRecent(1000, id)).filter((e) => e.type.includes("Access")), [id, access.data]);
   const [error, setError] = useState<unknown>();
   const [confirm, setConfirm] = useState<"reject" | "cancel" | null>(null);
   const [endDate, setEndDate] = useState("");

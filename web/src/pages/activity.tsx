@@ -2,8 +2,13 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, enc, get, withQuery, type Access, type CloudEvent, type DataContract, type DataProduct, type Team } from "../api.js";
 import { Badge, ErrorBox, Loading, PageHeader, When } from "../ui.js";
 
-/** Reads the whole feed of the organization from the start (pages of 1000), oldest first. */
-export async function readFeed(after?: string): Promise<CloudEvent[]> {
+/** The newest events (of one resource, with `subject`), oldest first. */
+export function readRecent(limit: number, subject?: string): Promise<CloudEvent[]> {
+  return get<CloudEvent[]>(withQuery("/api/events/recent", { limit: String(limit), subject }));
+}
+
+/** Everything after `after`, in pages of 1000, oldest first. */
+export async function readFeed(after: string): Promise<CloudEvent[]> {
   const all: CloudEvent[] = [];
   let last = after;
   for (;;) {
@@ -66,7 +71,8 @@ export function ActivityPage() {
     let timer: number | undefined;
     const poll = async () => {
       try {
-        const batch = await readFeed(last.current);
+        // Start from the newest events, then follow the feed from there.
+        const batch = last.current === undefined ? await readRecent(KEEP) : await readFeed(last.current);
         if (!live) return;
         if (batch.length > 0) {
           const initial = last.current === undefined;
