@@ -263,3 +263,41 @@ export function useDebounced<T>(value: T, ms = 250): T {
   }, [value, ms]);
   return v;
 }
+
+/** One option per team, for any select of teams. */
+export function TeamOptions({ teams }: { teams: ReadonlyArray<{ id: string; name: string }> | undefined }) {
+  return (
+    <>
+      {teams?.map((t) => (
+        <option value={t.id} key={t.id}>
+          {t.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The search box and owner-team filter the catalog lists share; more filters go in `children`. */
+export function CatalogFilters(props: {
+  q: string;
+  onQ: (q: string) => void;
+  teamId: string;
+  onTeamId: (teamId: string) => void;
+  teams: ReadonlyArray<{ id: string; name: string }> | undefined;
+  children?: ComponentChildren;
+}) {
+  return (
+    <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+      <Field label="Search" id="q">
+        <input id="q" type="search" placeholder="Title, id or description" value={props.q} onInput={(e) => props.onQ(e.currentTarget.value)} />
+      </Field>
+      <Field label="Owner team" id="team">
+        <select id="team" value={props.teamId} onChange={(e) => props.onTeamId(e.currentTarget.value)}>
+          <option value="">All teams</option>
+          <TeamOptions teams={props.teams} />
+        </select>
+      </Field>
+      {props.children}
+    </form>
+  );
+}

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, call, enc, get, withQuery, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team, type Violation } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Violations } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, Violations } from "../ui.js";
 import { TeamLink } from "./dataproducts.js";
 
 export function DataContractList() {
@@ -26,21 +26,8 @@ export function DataContractList() {
       >
         <p class="lead">Agreements on the data behind output ports: schemas, terms and quality.</p>
       </PageHeader>
-      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search" id="q">
-          <input id="q" type="search" placeholder="Title, id or description" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-        </Field>
-        <Field label="Owner team" id="team">
-          <select id="team" value={teamId} onChange={(e) => setTeamId(e.currentTarget.value)}>
-            <option value="">All teams</option>
-            {teams.data?.map((t) => (
-              <option value={t.id} key={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </form>
+      <CatalogFilters q={q} onQ={setQ} teamId={teamId} onTeamId={setTeamId} teams={teams.data}>
+      </CatalogFilters>
       <ErrorBox error={contracts.error} />
       {contracts.loading && !contracts.data ? (
         <Loading />
@@ -381,11 +368,7 @@ export function ContractEditor({ id }: { id?: string }) {
         <div class="row">
           <Field label="Owner team" id="owner" error={fieldError("info.owner")}>
             <select id="owner" value={owner} onChange={set("owner")}>
-              {myTeams.map((t) => (
-                <option value={t.id} key={t.id}>
-                  {t.name}
-                </option>
-              ))}
+              <TeamOptions teams={myTeams} />
             </select>
           </Field>
           <Field label="Status" id="contract-status">

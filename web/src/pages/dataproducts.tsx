@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type Access, type DataProduct, type OutputPort, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, When } from "../ui.js";
+import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When } from "../ui.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
 
@@ -26,20 +26,7 @@ export function DataProductList() {
       <PageHeader title="Data products">
         <p class="lead">What the organization's teams offer, and through which output ports.</p>
       </PageHeader>
-      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search" id="q">
-          <input id="q" type="search" placeholder="Title, id or description" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-        </Field>
-        <Field label="Owner team" id="team">
-          <select id="team" value={teamId} onChange={(e) => setTeamId(e.currentTarget.value)}>
-            <option value="">All teams</option>
-            {teams.data?.map((t) => (
-              <option value={t.id} key={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+      <CatalogFilters q={q} onQ={setQ} teamId={teamId} onTeamId={setTeamId} teams={teams.data}>
         <Field label="Status" id="status">
           <select id="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
             <option value="">Any status</option>
@@ -48,7 +35,7 @@ export function DataProductList() {
             ))}
           </select>
         </Field>
-      </form>
+      </CatalogFilters>
       <ErrorBox error={products.error} />
       {products.loading && !products.data ? (
         <Loading />
@@ -304,11 +291,7 @@ function RequestAccessDialog({ product, port, teams, onClose }: { product: DataP
             <Field label="Consumer team" id="consumer-team">
               <select id="consumer-team" required value={team} onChange={(e) => setTeamId(e.currentTarget.value)}>
                 {mine.length === 0 && <option value="">You act for no other team</option>}
-                {mine.map((t) => (
-                  <option value={t.id} key={t.id}>
-                    {t.name}
-                  </option>
-                ))}
+                <TeamOptions teams={mine} />
               </select>
             </Field>
           ) : (
