@@ -1,6 +1,8 @@
 import type { EventLog } from "./log.js";
 import { MAX_BATCH } from "./log.js";
 import { unavailable } from "../platform/errors.js";
+import { ReadAhead } from "./read-ahead.js";
+import type { EventRow } from "./repository.js";
 
 export interface FeedRequest {
   organizationId: string;
@@ -15,12 +17,15 @@ export interface FeedRequest {
 export class FeedService {
   private held = 0;
   private readonly shutdown = new AbortController();
+  private readonly readAhead: ReadAhead;
 
   constructor(
     private readonly log: EventLog,
     private readonly holdMs: number,
     private readonly maxHeld: number,
-  ) {}
+  ) {
+    this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readAfter(organizationId, afterSeq, MAX_BATCH));
+  }
 
   /** Answers every held long poll with what it has (usually `[]`); new ones are not held. */
   releaseAll(): void {
@@ -28,9 +33,12 @@ export class FeedService {
   }
 
   async read(request: FeedRequest): Promise<string> {
-    const after = await this.log.positionAfter(request.organizationId, request.lastEventId);
+    const { organizationId } = request;
+    const ahead = request.lastEventId === undefined ? undefined : await this.readAhead.take(organizationId, request.lastEventId.toLowerCase());
+    if (ahead) return this.serve(organizationId, ahead);
+    const after = await this.log.positionAfter(organizationId, request.lastEventId);
     if (!request.longPolling || this.holdMs === 0 || this.shutdown.signal.aborted) {
-      return this.log.renderBatch(await this.log.readAfter(request.organizationId, after, MAX_BATCH));
+      return this.serve(organizationId, await this.log.readAfter(organizationId, after, MAX_BATCH));
     }
     if (this.held >= this.maxHeld) {
       throw unavailable("Too many long polls are being held. Use longPolling=false, or retry later.");
@@ -52,7 +60,7 @@ export class FeedService {
       for (;;) {
         const rows = await this.log.readAfter(request.organizationId, after, MAX_BATCH);
         const remaining = deadline - Date.now();
-        if (rows.length > 0 || remaining <= 0 || this.shutdown.signal.aborted) return this.log.renderBatch(rows);
+        if (rows.length > 0 || remaining <= 0 || this.shutdown.signal.aborted) return this.serve(request.organizationId, rows);
         if (!woken) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, remaining);
@@ -70,5 +78,10 @@ export class FeedService {
       commits.off("*", onCommit);
       this.shutdown.signal.removeEventListener("abort", onCommit);
     }
+  }
+
+  private serve(organizationId: string, rows: EventRow[]): string {
+    this.readAhead.served(organizationId, rows);
+    return this.log.renderBatch(rows);
   }
 }

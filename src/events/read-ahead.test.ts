@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { ReadAhead } from "./read-ahead.js";
+import type { EventRow } from "./repository.js";
+
+describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(() => t?.close());
+
+  const append = (n: number, prefix: string) =>
+    t.server.services.events.transaction(t.organizationId, async (_trx, emit) => {
+      for (let i = 0; i < n; i++) emit("TeamUpdatedEvent", `${prefix}-${i}`);
+    });
+  const read = async (lastEventId?: string) => JSON.parse(await t.server.services.feed.read({ organizationId: t.organizationId, lastEventId, longPolling: false })) as any[];
+
+  it("serves exactly what a fresh read would, also when events commit in between", async () => {
+    await append(2500, "first");
+    const first = await read();
+    expect(first).toHaveLength(1000);
+    // The read of the next batch has started; more events commit meanwhile.
+    await append(10, "late");
+    const second = await read(first[999].id);
+    const fresh = await t.server.services.events.readAfter(t.organizationId, (await t.server.services.events.positionAfter(t.organizationId, first[999].id)));
+    expect(second.map((e) => e.id)).toEqual(fresh.map((r) => r.id));
+    const third = await read(second[999].id);
+    expect(third).toHaveLength(510);
+    expect(third.slice(-10).map((e) => e.subject)).toEqual(Array.from({ length: 10 }, (_, i) => `late-${i}`));
+    // A partial batch is not read ahead: what commits next is seen.
+    await append(1, "after-tail");
+    expect((await read(third.at(-1).id)).map((e) => e.subject)).toEqual(["after-tail-0"]);
+  });
+
+  it("still answers 400 for an id that names no event", async () => {
+    await expect(read("0190b1e4-0000-7000-8000-000000000000")).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("ReadAhead", () => {
+  const full = (from: number): EventRow[] =>
+    Array.from({ length: 1000 }, (_, i) => ({ seq: from + i + 1, id: `id-${from + i + 1}`, kind: "TeamUpdatedEvent", subject: "s", time: "", data: "{}" }));
+
+  it("reads ahead only after full batches, holds a bounded number, and forgets a failed read", async () => {
+    const reads: number[] = [];
+    const ahead = new ReadAhead(async (_org, after) => {
+      reads.push(after);
+      if (after === 3000) throw new Error("database went away");
+      return full(after);
+    }, 2);
+    ahead.served("org", full(0).slice(0, 999));
+    await new Promise((r) => setImmediate(r));
+    expect(reads).toEqual([]);
+
+    ahead.served("org", full(0));
+    ahead.served("org", full(1000));
+    ahead.served("org", full(2000)); // evicts the oldest
+    await new Promise((r) => setTimeout(r, 10));
+    expect(reads).toEqual([1000, 2000, 3000]);
+    expect(await ahead.take("org", "id-1000")).toBeUndefined();
+    expect((await ahead.take("org", "id-2000"))?.[0].seq).toBe(2001);
+    expect(await ahead.take("org", "id-2000")).toBeUndefined(); // taken once
+    expect(await ahead.take("other-org", "id-3000")).toBeUndefined();
+    expect(await ahead.take("org", "id-3000")).toBeUndefined(); // the read failed: read normally
+  });
+});

@@ -1,0 +1,45 @@
+import { MAX_BATCH } from "./log.js";
+import type { EventRow } from "./repository.js";
+
+/**
+ * A consumer catching up asks, batch after batch, for "the events after the last one you sent
+ * me". Once a batch was full, the next one is fixed: positions follow commit order and the log
+ * only grows at its end, so the 1000 events after a full batch can no longer change. Reading them
+ * while the consumer is still receiving the previous batch hides the database read behind the
+ * transfer. Only full batches are read ahead, so a consumer at the end of the log never gets a
+ * stale answer; at most `capacity` batches are held, each for `ttlMs`.
+ */
+export class ReadAhead {
+  private readonly batches = new Map<string, Promise<EventRow[]>>();
+
+  constructor(
+    private readonly read: (organizationId: string, afterSeq: number) => Promise<EventRow[]>,
+    private readonly capacity = 16,
+    private readonly ttlMs = 10_000,
+  ) {}
+
+  /** The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read failed. */
+  async take(organizationId: string, lastEventId: string): Promise<EventRow[] | undefined> {
+    const key = `${organizationId}\n${lastEventId}`;
+    const batch = this.batches.get(key);
+    if (!batch) return undefined;
+    this.batches.delete(key);
+    return batch.catch(() => undefined);
+  }
+
+  /** Called with each batch served: a full one starts the read of the next. */
+  served(organizationId: string, rows: EventRow[]): void {
+    if (rows.length < MAX_BATCH) return;
+    const last = rows[rows.length - 1];
+    const key = `${organizationId}\n${last.id}`;
+    if (this.batches.has(key)) return;
+    if (this.batches.size >= this.capacity) this.batches.delete(this.batches.keys().next().value!);
+    // After the current response is on its way, not before.
+    const batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, last.seq));
+    batch.catch(() => {});
+    this.batches.set(key, batch);
+    setTimeout(() => {
+      if (this.batches.get(key) === batch) this.batches.delete(key);
+    }, this.ttlMs).unref();
+  }
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_KINDS, isOutputPortKind, isProvisioningKind } from "../src/events/kinds.js";
+import { DATABASES } from "./helpers/databases.js";
+import { request, startTestServer, type TestServer } from "./helpers/server.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind, { appUrl: "https://steward.example.org", eventTypePrefix: "org.example.events" });
+  });
+  afterAll(() => t?.close());
+
+  /** Drives every kind of change once, as a client would. */
+  async function everyChange() {
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await t.api(method, path, body);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+      return res.body;
+    };
+    await ok("PUT", "/api/teams/sales", { name: "Sales" });
+    await ok("PUT", "/api/teams/ops", { name: "Ops" });
+    await ok("PUT", "/api/teams/ops", { name: "Operations" });
+    await ok("DELETE", "/api/teams/ops");
+    await ok("PUT", "/api/teams/marketing", { name: "Marketing" });
+
+    const contract = { info: { title: "Orders", version: "1", owner: "sales" }, schema: { type: "custom", specification: "x" } };
+    await ok("PUT", "/api/datacontracts/c", contract);
+    await ok("PUT", "/api/datacontracts/c", { ...contract, info: { ...contract.info, version: "2" } });
+    await ok("DELETE", "/api/datacontracts/c");
+
+    const product = { info: { title: "Orders", owner: "sales" }, outputPorts: [{ id: "pg" }, { id: "old" }] };
+    await ok("PUT", "/api/dataproducts/orders", product);
+    await ok("PUT", "/api/dataproducts/orders", { ...product, outputPorts: [{ id: "pg", description: "changed" }] });
+
+    const access = (id: string) => ({ info: { purpose: "p" }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { teamId: "marketing" }, id });
+    await ok("PUT", "/api/access/a1", access("a1"));
+    await ok("POST", "/api/access/a1/approve");
+    await ok("PUT", "/api/access/a1", { ...access("a1"), tags: ["changed"] });
+    for (const transition of ["provisioning-started", "provisioning-succeeded", "provisioning-failed", "deprovisioning-started", "deprovisioning-succeeded", "deprovisioning-failed"]) {
+      await ok("POST", `/api/access/a1/provisioning/${transition}`, {});
+    }
+    await ok("POST", "/api/access/a1/cancel");
+    await ok("PUT", "/api/access/a2", access("a2"));
+    await ok("POST", "/api/access/a2/reject");
+    await ok("DELETE", "/api/access/a2");
+    await ok("DELETE", "/api/access/a1");
+    await ok("DELETE", "/api/dataproducts/orders");
+  }
+
+  it("covers all kinds, each envelope exactly as specified", async () => {
+    await everyChange();
+    const events: any[] = (await t.api("GET", "/api/events")).body;
+    const kinds = new Set(events.map((e) => e.type.replace("org.example.events.", "")));
+    expect([...kinds].sort()).toEqual([...EVENT_KINDS].sort());
+
+    const components = (await request(t.url, "GET", "/api/openapi.json")).body.components.schemas;
+    const ids = new Set<string>();
+    for (const event of events) {
+      const eventKind = event.type.split(".").pop();
+      expect(Object.keys(event).sort()).toEqual(["data", "datacontenttype", "dataschema", "id", "source", "specversion", "subject", "time", "type"]);
+      expect(event).toMatchObject({
+        specversion: "1.0",
+        id: expect.stringMatching(UUID),
+        type: `org.example.events.${eventKind}`,
+        source: "https://steward.example.org",
+        time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        subject: event.data.id,
+        datacontenttype: "application/json",
+        dataschema: `https://steward.example.org/api/openapi.yaml#/components/schemas/${eventKind}`,
+      });
+      expect(components[eventKind], eventKind).toBeDefined();
+      const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) ? ["status"] : [])];
+      expect(Object.keys(event.data).sort(), eventKind).toEqual(expectedKeys.sort());
+      expect(event.data.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/);
+      expect(event.data.timestamp.slice(0, 23)).toBe(event.time.slice(0, 23));
+      expect(ids.has(event.id)).toBe(false);
+      ids.add(event.id);
+    }
+  });
+});
