@@ -10,7 +10,8 @@ import type { EventRow } from "./repository.js";
  * stale answer; at most `capacity` batches are held, each for `ttlMs`.
  */
 export class ReadAhead {
-  private readonly batches = new Map<string, Promise<EventRow[]>>();
+  /** In the order they were started, which is also the order they expire in. */
+  private readonly batches = new Map<string, { rows: Promise<EventRow[]>; expires: number }>();
 
   constructor(
     private readonly read: (organizationId: string, afterSeq: number) => Promise<EventRow[]>,
@@ -20,11 +21,12 @@ export class ReadAhead {
 
   /** The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read failed. */
   async take(organizationId: string, lastEventId: string): Promise<EventRow[] | undefined> {
+    this.forgetExpired();
     const key = `${organizationId}\n${lastEventId}`;
     const batch = this.batches.get(key);
     if (!batch) return undefined;
     this.batches.delete(key);
-    return batch.catch(() => undefined);
+    return batch.rows.catch(() => undefined);
   }
 
   /** Called with each batch served: a full one starts the read of the next. */
@@ -32,14 +34,21 @@ export class ReadAhead {
     if (rows.length < MAX_BATCH) return;
     const last = rows[rows.length - 1];
     const key = `${organizationId}\n${last.id}`;
+    this.forgetExpired();
     if (this.batches.has(key)) return;
     if (this.batches.size >= this.capacity) this.batches.delete(this.batches.keys().next().value!);
     // After the current response is on its way, not before.
-    const batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, last.seq));
-    batch.catch(() => {});
-    this.batches.set(key, batch);
-    setTimeout(() => {
-      if (this.batches.get(key) === batch) this.batches.delete(key);
-    }, this.ttlMs).unref();
+    const next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, last.seq));
+    next.catch(() => {});
+    this.batches.set(key, { rows: next, expires: Date.now() + this.ttlMs });
+  }
+
+  /** Held batches are dropped here rather than by timers, which would keep each batch alive for the whole TTL. */
+  private forgetExpired(): void {
+    const now = Date.now();
+    for (const [key, batch] of this.batches) {
+      if (batch.expires > now) return;
+      this.batches.delete(key);
+    }
   }
 }
