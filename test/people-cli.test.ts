@@ -1,21 +1,7 @@
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, serve, type ServeProcess } from "./helpers/cli.js";
+import { runCli, serve, type ServeProcess } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
 import { request } from "./helpers/server.js";
-
-function runWithStdin(args: string[], input: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 describe("first start and `steward user create`", () => {
   let database: TestDatabase;
@@ -56,9 +42,9 @@ describe("first start and `steward user create`", () => {
     const created = JSON.parse(invited.stdout);
     expect(created).toMatchObject({ email: "member@example.com", organizationId, role: "member", setupUrl: expect.stringMatching(/\/setup\?token=/) });
 
-    const withPassword = await runWithStdin(["user", "create", "--org", organizationId, "--email", "ops@example.com", "--owner", "--password-stdin"], "ops password\n", {
+    const withPassword = await runCli(["user", "create", "--org", organizationId, "--email", "ops@example.com", "--owner", "--password-stdin"], {
       DATABASE_URL: database.url,
-    });
+    }, "ops password\n");
     expect(withPassword.code, withPassword.stderr).toBe(0);
     expect(withPassword.stdout).toContain("ops@example.com is now an owner");
     const signedIn = await request(server.url, "POST", "/auth/sign-in", { email: "ops@example.com", password: "ops password" });

@@ -10,8 +10,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `steward <args>` from source in a child process and waits for it to exit. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs `steward <args>` from source in a child process, with `input` on its stdin, and waits for it to exit. */
+export function runCli(args: string[], env: Record<string, string> = {}, input = ""): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
     let stdout = "";
@@ -20,6 +20,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
   });
 }
 

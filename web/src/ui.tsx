@@ -195,14 +195,7 @@ export function Confirm(props: {
           {props.children}
           <ErrorBox error={error} />
         </div>
-        <footer class="dialog-footer">
-          <button type="button" onClick={props.onClose}>
-            Keep it
-          </button>
-          <button type="submit" class={props.danger ? "danger" : "primary"} disabled={busy}>
-            {props.confirmLabel}
-          </button>
-        </footer>
+        <DialogFooter submit={props.confirmLabel} cancel="Keep it" onCancel={props.onClose} tone={props.danger ? "danger" : "primary"} busy={busy} />
       </form>
     </Dialog>
   );
@@ -299,5 +292,19 @@ export function CatalogFilters(props: {
       </Field>
       {props.children}
     </form>
+  );
+}
+
+/** The cancel and submit buttons at the foot of a form in a dialog. */
+export function DialogFooter(props: { submit: string; onCancel: () => void; cancel?: string; tone?: "primary" | "danger"; busy?: boolean }) {
+  return (
+    <footer class="dialog-footer">
+      <button type="button" onClick={props.onCancel}>
+        {props.cancel ?? "Cancel"}
+      </button>
+      <button type="submit" class={props.tone ?? "primary"} disabled={props.busy}>
+        {props.submit}
+      </button>
+    </footer>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter } from "../ui.js";
 import { teamName } from "./dataproducts.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
@@ -203,14 +203,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
             </Field>
             <ErrorBox error={error} title="The key was not created" />
           </div>
-          <footer class="dialog-footer">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" class="primary">
-              Create key
-            </button>
-          </footer>
+          <DialogFooter submit="Create key" onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type Access, type DataProduct, type OutputPort, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When } from "../ui.js";
+import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When, DialogFooter } from "../ui.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
 
@@ -319,14 +319,7 @@ function RequestAccessDialog({ product, port, teams, onClose }: { product: DataP
           </div>
           <ErrorBox error={error} title="The request was not sent" />
         </div>
-        <footer class="dialog-footer">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary">
-            Send request
-          </button>
-        </footer>
+        <DialogFooter submit="Send request" onCancel={onClose} />
       </form>
     </Dialog>
   );

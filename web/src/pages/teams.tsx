@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type DataProduct, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad } from "../ui.js";
+import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter } from "../ui.js";
 
 export function TeamList() {
   const { session } = useSession();
@@ -95,14 +95,7 @@ function NewTeamDialog({ open, onClose }: { open: boolean; onClose: () => void }
           </Field>
           <ErrorBox error={error} title="The team was not created" />
         </div>
-        <footer class="dialog-footer">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary">
-            Create team
-          </button>
-        </footer>
+        <DialogFooter submit="Create team" onCancel={onClose} />
       </form>
     </Dialog>
   );
