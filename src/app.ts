@@ -15,6 +15,7 @@ import { ping } from "./platform/database/index.js";
 import { Problem, unauthorized, unavailable } from "./platform/errors.js";
 import { registerProblemHandling, sendProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/schemas.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/http/json-depth.js";
 import type { App } from "./platform/http/types.js";
 import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
@@ -53,6 +54,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     app.addContentTypeParser(type, { parseAs: "string" }, (request, body, done) => {
       const text = body.toString();
       if (text.trim() === "") return done(null, null);
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        return done(new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      }
       return json(request, text, done);
     });
   }

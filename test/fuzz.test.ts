@@ -69,7 +69,7 @@ function randomBody(r: ReturnType<typeof prng>): string | Uint8Array | undefined
     case 2: return JSON.stringify(randomJson(r)).slice(0, r.int(200));
     case 3: return new Uint8Array(Array.from({ length: r.int(300) }, () => r.int(256)));
     case 4: return "[".repeat(5000 + r.int(50_000));
-    case 5: return '{"a":'.repeat(2000);
+    case 5: return r.next() < 0.5 ? '{"a":'.repeat(2000) : `{"name":"n","custom":{"x":${"[".repeat(100 + r.int(5000))}${"]".repeat(5100)}}}`;
     default: return JSON.stringify(randomJson(r));
   }
 }

@@ -78,6 +78,14 @@ describe.each(DATABASES)("HTTP conventions (%s)", (kind) => {
     expectProblem(await t.api("PUT", "/api/teams/x", null), 422);
   });
 
+  it("400 for a body nested deeper than 200 levels; 150 levels are stored and read back", async () => {
+    const nested = (depth: number) => `{"name":"deep","custom":{"x":${"[".repeat(depth)}"[{\\"\\\\"${"]".repeat(depth)}}}`;
+    expectProblem(await t.api("PUT", "/api/teams/deep", undefined, { raw: nested(20_000) }), 400);
+    expectProblem(await t.api("PUT", "/api/teams/deep", undefined, { raw: nested(199) }), 400);
+    expect((await t.api("PUT", "/api/teams/deep", undefined, { raw: nested(150) })).status).toBe(200);
+    expect(JSON.stringify((await t.api("GET", "/api/teams/deep")).body.custom)).toBe(`{"x":${"[".repeat(150)}"[{\\"\\\\"${"]".repeat(150)}}`);
+  });
+
   it("accepts JSON under an application/*+json media type", async () => {
     const res = await t.api("PUT", "/api/teams/plus", { name: "Plus" }, { contentType: "application/vnd.steward+json" });
     expect(res.status).toBe(200);
