@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, SafeText } from "../platform/http/schemas.js";
+import { errors, QUERY_COUNT, SafeText } from "../platform/http/schemas.js";
 import type { EventLog } from "./log.js";
 import { principalOf, type App } from "../platform/http/types.js";
 import type { FeedService } from "./feed.js";
@@ -18,7 +18,7 @@ export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
           "The organization's newest events (of one resource, with subject), oldest first: for activity views and a resource's history. " +
           "To follow the feed from there, pass the last id as lastEventId to GET /api/events.",
         querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+          limit: Type.Optional(Type.String({ pattern: QUERY_COUNT, description: "How many: a whole number from 1 to 1000; 100 when absent.", examples: ["100"] })),
           subject: Type.Optional(SafeText({ minLength: 1, maxLength: 256, description: "Only events about this resource id." })),
         }),
         response: {
@@ -29,7 +29,7 @@ export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
     },
     async (request, reply) => {
       const { limit, subject } = request.query;
-      const rows = await log.readLatest(principalOf(request).organizationId, limit ?? 100, subject);
+      const rows = await log.readLatest(principalOf(request).organizationId, limit === undefined ? 100 : Number(limit), subject);
       return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(log.renderBatch(rows) as never);
     },
   );

@@ -41,7 +41,7 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, unknown> & { p?: number; pageSize?: number };
+      const query = request.query as Record<string, unknown> & { p?: string; pageSize?: string };
       const { page, size, offset } = pageWindow(query);
       const filter = { q: query.q as string | undefined, ...o.toFilter?.(query as Record<string, string | undefined>) };
       const rows = await o.service.list(principalOf(request), { ...filter, offset, limit: size + 1 });

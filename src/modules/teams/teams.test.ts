@@ -83,7 +83,7 @@ describe.each(DATABASES)("teams (%s)", (kind) => {
     expect((await t.api("GET", "/api/teams?q=PAGE 3")).body.map((x: any) => x.id)).toEqual(["page-3"]);
     expect((await t.api("GET", "/api/teams?q=%25")).body).toEqual([]);
 
-    for (const bad of ["p=-1", "p=1.5", "p=abc", "pageSize=0", "pageSize=1001"]) {
+    for (const bad of ["p=-1", "p=1.5", "p=abc", "p=", "p=%20", "p=1e3", "p=0x10", "p=Infinity", "p=99999999999999999", "pageSize=0", "pageSize=1001", "pageSize=+5"]) {
       const res = await t.api("GET", `/api/teams?${bad}`);
       expect(res.status, bad).toBe(400);
       expect(res.body.violations[0].field).toBe(bad.split("=")[0]);

@@ -2,14 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 export const MAX_PAGE_SIZE = 1000;
 
+/** The paging parameters as the query string gave them (validated as digits by PageQuery). */
 export interface PageParams {
-  p?: number;
-  pageSize?: number;
+  p?: string;
+  pageSize?: string;
 }
 
 export function pageWindow(query: PageParams): { page: number; size: number; offset: number } {
-  const page = query.p ?? 0;
-  const size = query.pageSize ?? MAX_PAGE_SIZE;
+  const page = query.p === undefined ? 0 : Number(query.p);
+  const size = query.pageSize === undefined ? MAX_PAGE_SIZE : Number(query.pageSize);
   return { page, size, offset: page * size };
 }
 

@@ -31,9 +31,14 @@ export const ResourceId = Type.String({ minLength: 1, maxLength: 256, pattern: "
 
 export const IdParams = Type.Object({ id: ResourceId });
 
+/**
+ * Whole numbers in a query string are checked as text: digits only. Coercing them instead
+ * would read `1e3`, `0x10`, a blank or `Infinity` as numbers a client never meant.
+ */
+export const QUERY_COUNT = "^0*([1-9][0-9]{0,2}|1000)$";
 export const PageQuery = {
-  p: Type.Optional(Type.Integer({ minimum: 0, description: "0-based page number." })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Items per page, at most 1000 (the default)." })),
+  p: Type.Optional(Type.String({ pattern: "^[0-9]{1,9}$", description: "0-based page number: a whole number.", examples: ["0"] })),
+  pageSize: Type.Optional(Type.String({ pattern: QUERY_COUNT, description: "Items per page: a whole number from 1 to 1000 (the default).", examples: ["100"] })),
 };
 
 const problem = { content: { "application/problem+json": { schema: Type.Ref("Problem") } } } as const;
