@@ -24,11 +24,16 @@ import { webAppRoutes } from "./webapp/static.js";
 
 export const VERSION = "0.1.0";
 
+/** What the request log records: never a query's secrets (a setup link's token). */
+function requestForLog(request: { method: string; url: string; ip?: string }) {
+  return { method: request.method, url: request.url.replace(/([?&]token=)[^&]*/gi, "$1[redacted]"), remoteAddress: request.ip };
+}
+
 /** Builds the HTTP application over ready services; listening is the caller's business. */
 export async function buildApp(services: Services, options: { logger?: FastifyServerOptions["logger"] } = {}): Promise<App> {
   const { config } = services;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: true,

@@ -24,6 +24,10 @@ describe("first start and `steward user create`", () => {
     const done = await request(server.url, "POST", "/auth/setup", { token, email: "first@example.com", password: "first owner pw" });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ user: { email: "first@example.com" }, role: "owner" });
+    // The request log shows where the token was used, never the token: the first-start message is its only mention.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.output().split(token).length - 1).toBe(1);
+    expect(server.output()).toContain("/auth/setup?token=[redacted]");
     // The web app is served at / and at the pages location-html headers name.
     for (const path of ["/", "/dataproducts/orders", "/access/123", "/settings/api-keys"]) {
       const page = await request(server.url, "GET", path);
