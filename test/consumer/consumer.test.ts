@@ -261,7 +261,7 @@ describe("FeedConsumer", () => {
     expect(res.status).toBe(204);
     const seen: unknown[] = [];
     await drain(org, {
-      handler: async (event, context) => {
+      handler: async (_event, context) => {
         seen.push([context.kind, await context.fetchResource(), (await context.api.get<{ id: string }[]>("/api/teams")).length]);
       },
     });
