@@ -308,3 +308,15 @@ export function DialogFooter(props: { submit: string; onCancel: () => void; canc
     </footer>
   );
 }
+
+/** A destructive action at the end of a table row; the hidden text names the row for screen readers. */
+export function RowAction(props: { label: string; name: string; onClick: () => void }) {
+  return (
+    <td class="row-actions">
+      <button type="button" class="danger-link" onClick={props.onClick}>
+        {props.label}
+        <span class="visually-hidden"> {props.name}</span>
+      </button>
+    </td>
+  );
+}

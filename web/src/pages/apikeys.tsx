@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter } from "../ui.js";
+import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter, RowAction } from "../ui.js";
 import { teamName } from "./dataproducts.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
@@ -72,11 +72,7 @@ export function ApiKeysPage() {
                         <td data-label="Expires">
                           <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
                         </td>
-                        <td class="row-actions">
-                          <button type="button" class="danger-link" onClick={() => setRevoking(k)}>
-                            Revoke<span class="visually-hidden"> {k.displayName}</span>
-                          </button>
-                        </td>
+                        <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} />
                       </tr>
                     );
                   })}

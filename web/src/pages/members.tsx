@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type Member } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction } from "../ui.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
 export function MembersPage() {
@@ -100,11 +100,7 @@ export function MembersPage() {
                       <td>
                         <When value={m.createdAt} />
                       </td>
-                      <td class="row-actions">
-                        <button type="button" class="danger-link" onClick={() => setRemoving(m)}>
-                          Remove<span class="visually-hidden"> {m.email}</span>
-                        </button>
-                      </td>
+                      <RowAction label="Remove" name={m.email} onClick={() => setRemoving(m)} />
                     </tr>
                   ))}
                 </tbody>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type DataProduct, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter } from "../ui.js";
+import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter, RowAction } from "../ui.js";
 
 export function TeamList() {
   const { session } = useSession();
@@ -146,11 +146,7 @@ export function TeamPage({ id }: { id: string }) {
                     <td>{m.emailAddress}</td>
                     <td>{m.role ?? <span class="muted">—</span>}</td>
                     {editable && (
-                      <td class="row-actions">
-                        <button type="button" class="danger-link" onClick={() => setRemoving(m.emailAddress)}>
-                          Remove<span class="visually-hidden"> {m.emailAddress}</span>
-                        </button>
-                      </td>
+                      <RowAction label="Remove" name={m.emailAddress} onClick={() => setRemoving(m.emailAddress)} />
                     )}
                   </tr>
                 ))}
