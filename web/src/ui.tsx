@@ -320,3 +320,29 @@ export function RowAction(props: { label: string; name: string; onClick: () => v
     </td>
   );
 }
+
+/**
+ * A data table with its scrolling wrapper and column headers; rows go in `children`. A column
+ * named "" is the row-actions column (named for screen readers only); `false` leaves it out.
+ */
+export function Table(props: { columns: Array<string | false>; caption?: string; class?: string; busy?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" aria-busy={props.busy}>
+      <table class={props.class}>
+        {props.caption && <caption class="visually-hidden">{props.caption}</caption>}
+        <thead>
+          <tr>
+            {props.columns.map((column, i) =>
+              column === false ? null : (
+                <th scope="col" key={i}>
+                  {column === "" ? <span class="visually-hidden">Actions</span> : column}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}

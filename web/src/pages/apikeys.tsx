@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter, RowAction } from "../ui.js";
+import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter, RowAction, Table } from "../ui.js";
 import { teamName } from "./dataproducts.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
@@ -37,48 +37,30 @@ export function ApiKeysPage() {
           ) : keys.data?.length === 0 ? (
             <Empty>No API keys. Add one to use the API.</Empty>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">API keys of the organization</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scope</th>
-                    <th scope="col">Team</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
+            <Table columns={["Name", "Scope", "Team", "Created", "Last used", "Expires", ""]} caption="API keys of the organization">
+              {keys.data?.map((k) => {
+                const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();
+                return (
+                  <tr key={k.id}>
+                    <td class="strong">{k.displayName}</td>
+                    <td data-label="Scope">
+                      <Badge>{k.scope}</Badge>
+                    </td>
+                    <td data-label="Team">{k.teamId ? <a href={`/teams/${enc(k.teamId)}`}>{teamName(teams.data, k.teamId)}</a> : <span class="muted">all teams</span>}</td>
+                    <td data-label="Created">
+                      <When value={k.createdAt} />
+                    </td>
+                    <td data-label="Last used">
+                      <When value={k.lastUsedAt} empty="never" />
+                    </td>
+                    <td data-label="Expires">
+                      <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
+                    </td>
+                    <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} />
                   </tr>
-                </thead>
-                <tbody>
-                  {keys.data?.map((k) => {
-                    const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();
-                    return (
-                      <tr key={k.id}>
-                        <td class="strong">{k.displayName}</td>
-                        <td data-label="Scope">
-                          <Badge>{k.scope}</Badge>
-                        </td>
-                        <td data-label="Team">{k.teamId ? <a href={`/teams/${enc(k.teamId)}`}>{teamName(teams.data, k.teamId)}</a> : <span class="muted">all teams</span>}</td>
-                        <td data-label="Created">
-                          <When value={k.createdAt} />
-                        </td>
-                        <td data-label="Last used">
-                          <When value={k.lastUsedAt} empty="never" />
-                        </td>
-                        <td data-label="Expires">
-                          <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
-                        </td>
-                        <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} />
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </Table>
           )}
         </>
       )}

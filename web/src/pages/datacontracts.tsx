@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, call, enc, get, withQuery, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team, type Violation } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, Violations } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, Violations, Table } from "../ui.js";
 import { TeamLink } from "./dataproducts.js";
 
 export function DataContractList() {
@@ -34,39 +34,26 @@ export function DataContractList() {
       ) : contracts.data?.length === 0 ? (
         <Empty>No data contracts found.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Version</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Schema</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {contracts.data?.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <a class="strong" href={`/datacontracts/${enc(c.id)}`}>
-                      {c.info.title}
-                    </a>
-                    <div class="sub">
-                      <code>{c.id}</code>
-                    </div>
-                  </td>
-                  <td>{c.info.version}</td>
-                  <td>
-                    <TeamLink teams={teams.data} id={c.info.owner} />
-                  </td>
-                  <td>{schemaList(c).map((s, i) => <Badge key={i} tone="info">{s.type}</Badge>)}</td>
-                  <td>{c.info.status ? <Badge>{c.info.status}</Badge> : <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Title", "Version", "Owner", "Schema", "Status"]}>
+          {contracts.data?.map((c) => (
+            <tr key={c.id}>
+              <td>
+                <a class="strong" href={`/datacontracts/${enc(c.id)}`}>
+                  {c.info.title}
+                </a>
+                <div class="sub">
+                  <code>{c.id}</code>
+                </div>
+              </td>
+              <td>{c.info.version}</td>
+              <td>
+                <TeamLink teams={teams.data} id={c.info.owner} />
+              </td>
+              <td>{schemaList(c).map((s, i) => <Badge key={i} tone="info">{s.type}</Badge>)}</td>
+              <td>{c.info.status ? <Badge>{c.info.status}</Badge> : <span class="muted">—</span>}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
   );
@@ -186,37 +173,23 @@ export function ModelTables({ models }: { models: NormalizedModel[] }) {
               Model tests: {m.tests.map((t) => <code class="test" key={t}>{t}</code>)}
             </p>
           )}
-          <div class="table-wrap">
-            <table class="fields">
-              <caption class="visually-hidden">Fields of {m.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Required</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Tests</th>
-                </tr>
-              </thead>
-              <tbody>
-                {flatten(m.fields).map((f) => (
-                  <tr key={f.path}>
-                    <th scope="row" class={`field-name depth-${Math.min(f.depth, 4)}`}>
-                      <code>{f.depth > 0 ? f.path : f.name}</code>
-                    </th>
-                    <td data-label="Type">
-                      <span class="type">{f.type}</span>
-                      {f.items && <span class="muted"> of {f.items.type}</span>}
-                      {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
-                    </td>
-                    <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
-                    <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
-                    <td data-label="Tests">{f.tests?.length ? f.tests.map((t) => <code class="test" key={t}>{t}</code>) : <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={["Field", "Type", "Required", "Description", "Tests"]} caption={`Fields of ${m.name}`} class="fields">
+            {flatten(m.fields).map((f) => (
+              <tr key={f.path}>
+                <th scope="row" class={`field-name depth-${Math.min(f.depth, 4)}`}>
+                  <code>{f.depth > 0 ? f.path : f.name}</code>
+                </th>
+                <td data-label="Type">
+                  <span class="type">{f.type}</span>
+                  {f.items && <span class="muted"> of {f.items.type}</span>}
+                  {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
+                </td>
+                <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
+                <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
+                <td data-label="Tests">{f.tests?.length ? f.tests.map((t) => <code class="test" key={t}>{t}</code>) : <span class="muted">—</span>}</td>
+              </tr>
+            ))}
+          </Table>
         </article>
       ))}
     </>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type Access, type DataProduct, type OutputPort, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When, DialogFooter } from "../ui.js";
+import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When, DialogFooter, Table } from "../ui.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
 
@@ -42,39 +42,26 @@ export function DataProductList() {
       ) : products.data && products.data.length === 0 ? (
         <Empty>{filtered ? "No data product matches these filters." : "No data products yet. Teams publish them with PUT /api/dataproducts/{id}."}</Empty>
       ) : (
-        <div class="table-wrap" aria-busy={products.loading}>
-          <table>
-            <caption class="visually-hidden">Data products</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Status</th>
-                <th scope="col">Output ports</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.data?.map((p) => (
-                <tr key={p.id}>
-                  <td>
-                    <a href={`/dataproducts/${enc(p.id)}`} class="strong">
-                      {p.info.title}
-                    </a>
-                    <div class="sub">
-                      <code>{p.id}</code>
-                      {p.info.description && <span> · {p.info.description}</span>}
-                    </div>
-                  </td>
-                  <td data-label="Owner">
-                    <TeamLink teams={teams.data} id={p.info.owner} />
-                  </td>
-                  <td data-label="Status">{p.info.status ? <Badge>{p.info.status}</Badge> : <span class="muted">—</span>}</td>
-                  <td class="num" data-label="Output ports">{p.outputPorts?.length ?? 0}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Title", "Owner", "Status", "Output ports"]} caption="Data products" busy={products.loading}>
+          {products.data?.map((p) => (
+            <tr key={p.id}>
+              <td>
+                <a href={`/dataproducts/${enc(p.id)}`} class="strong">
+                  {p.info.title}
+                </a>
+                <div class="sub">
+                  <code>{p.id}</code>
+                  {p.info.description && <span> · {p.info.description}</span>}
+                </div>
+              </td>
+              <td data-label="Owner">
+                <TeamLink teams={teams.data} id={p.info.owner} />
+              </td>
+              <td data-label="Status">{p.info.status ? <Badge>{p.info.status}</Badge> : <span class="muted">—</span>}</td>
+              <td class="num" data-label="Output ports">{p.outputPorts?.length ?? 0}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
   );
@@ -190,47 +177,32 @@ export function DataProductPage({ id }: { id: string }) {
 
 export function AccessTable({ accesses, teams, actions }: { accesses: Access[]; teams?: Team[]; actions?: (a: Access) => preact.ComponentChildren }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Purpose</th>
-            <th scope="col">Output port</th>
-            <th scope="col">Consumer</th>
-            <th scope="col">Status</th>
-            <th scope="col">Dates</th>
-            <th scope="col">Provisioning</th>
-            {actions && <th scope="col"><span class="visually-hidden">Actions</span></th>}
-          </tr>
-        </thead>
-        <tbody>
-          {accesses.map((a) => (
-            <tr key={a.id}>
-              <td>
-                <a href={`/access/${enc(a.id)}`} class="strong">
-                  {a.info.purpose}
-                </a>
-              </td>
-              <td data-label="Output port">
-                <a href={`/dataproducts/${enc(a.provider.dataProductId)}`}>{a.provider.dataProductId}</a>
-                <div class="sub nowrap">{a.provider.outputPortId}</div>
-              </td>
-              <td data-label="Consumer">
-                <Consumer access={a} teams={teams} />
-              </td>
-              <td data-label="Status">
-                <Badge>{a.info.status}</Badge> {a.info.active && <Badge tone="ok">active</Badge>}
-              </td>
-              <td class="dates" data-label="Dates">
-                <When value={a.info.startDate} empty="now" /> → <When value={a.info.endDate} empty="open-ended" />
-              </td>
-              <td data-label="Provisioning">{a.provisioning ? <Badge>{a.provisioning.status}</Badge> : <span class="muted">not reported</span>}</td>
-              {actions && <td class="row-actions">{actions(a)}</td>}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table columns={["Purpose", "Output port", "Consumer", "Status", "Dates", "Provisioning", !!actions && ""]}>
+      {accesses.map((a) => (
+        <tr key={a.id}>
+          <td>
+            <a href={`/access/${enc(a.id)}`} class="strong">
+              {a.info.purpose}
+            </a>
+          </td>
+          <td data-label="Output port">
+            <a href={`/dataproducts/${enc(a.provider.dataProductId)}`}>{a.provider.dataProductId}</a>
+            <div class="sub nowrap">{a.provider.outputPortId}</div>
+          </td>
+          <td data-label="Consumer">
+            <Consumer access={a} teams={teams} />
+          </td>
+          <td data-label="Status">
+            <Badge>{a.info.status}</Badge> {a.info.active && <Badge tone="ok">active</Badge>}
+          </td>
+          <td class="dates" data-label="Dates">
+            <When value={a.info.startDate} empty="now" /> → <When value={a.info.endDate} empty="open-ended" />
+          </td>
+          <td data-label="Provisioning">{a.provisioning ? <Badge>{a.provisioning.status}</Badge> : <span class="muted">not reported</span>}</td>
+          {actions && <td class="row-actions">{actions(a)}</td>}
+        </tr>
+      ))}
+    </Table>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type Member } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction } from "../ui.js";
+import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
 export function MembersPage() {
@@ -71,41 +71,26 @@ export function MembersPage() {
           ) : members.data?.length === 0 ? (
             <Empty>No members.</Empty>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Account</th>
-                    <th scope="col">Added</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {members.data?.map((m) => (
-                    <tr key={m.userId}>
-                      <td class="strong">
-                        {m.email} {m.userId === session.user.id && <span class="muted">(you)</span>}
-                      </td>
-                      <td>
-                        <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => put(m.email, e.currentTarget.value as "member" | "owner")}>
-                          <option value="member">Member</option>
-                          <option value="owner">Owner</option>
-                        </select>
-                      </td>
-                      <td>{m.passwordSet ? <Badge tone="ok">active</Badge> : <Badge tone="warn">invited</Badge>}</td>
-                      <td>
-                        <When value={m.createdAt} />
-                      </td>
-                      <RowAction label="Remove" name={m.email} onClick={() => setRemoving(m)} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={["Email", "Role", "Account", "Added", ""]}>
+              {members.data?.map((m) => (
+                <tr key={m.userId}>
+                  <td class="strong">
+                    {m.email} {m.userId === session.user.id && <span class="muted">(you)</span>}
+                  </td>
+                  <td>
+                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => put(m.email, e.currentTarget.value as "member" | "owner")}>
+                      <option value="member">Member</option>
+                      <option value="owner">Owner</option>
+                    </select>
+                  </td>
+                  <td>{m.passwordSet ? <Badge tone="ok">active</Badge> : <Badge tone="warn">invited</Badge>}</td>
+                  <td>
+                    <When value={m.createdAt} />
+                  </td>
+                  <RowAction label="Remove" name={m.email} onClick={() => setRemoving(m)} />
+                </tr>
+              ))}
+            </Table>
           )}
         </>
       )}

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery, type DataProduct, type Team } from "../api.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter, RowAction } from "../ui.js";
+import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter, RowAction, Table } from "../ui.js";
 
 export function TeamList() {
   const { session } = useSession();
@@ -28,36 +28,24 @@ export function TeamList() {
       ) : teams.data?.length === 0 ? (
         <Empty>No teams yet.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Team</th>
-                <th scope="col">Type</th>
-                <th scope="col">Members</th>
-                <th scope="col">You</th>
-              </tr>
-            </thead>
-            <tbody>
-              {teams.data?.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <a class="strong" href={`/teams/${enc(t.id)}`}>
-                      {t.name}
-                    </a>
-                    <div class="sub">
-                      <code>{t.id}</code>
-                      {t.description && <span> · {t.description}</span>}
-                    </div>
-                  </td>
-                  <td>{t.type ?? <span class="muted">—</span>}</td>
-                  <td class="num">{t.members?.length ?? 0}</td>
-                  <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Team", "Type", "Members", "You"]}>
+          {teams.data?.map((t) => (
+            <tr key={t.id}>
+              <td>
+                <a class="strong" href={`/teams/${enc(t.id)}`}>
+                  {t.name}
+                </a>
+                <div class="sub">
+                  <code>{t.id}</code>
+                  {t.description && <span> · {t.description}</span>}
+                </div>
+              </td>
+              <td>{t.type ?? <span class="muted">—</span>}</td>
+              <td class="num">{t.members?.length ?? 0}</td>
+              <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <NewTeamDialog open={creating} onClose={() => setCreating(false)} />
     </>
@@ -131,28 +119,17 @@ export function TeamPage({ id }: { id: string }) {
         {members.length === 0 ? (
           <Empty>No members listed.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role in the team</th>
-                  {editable && <th scope="col"><span class="visually-hidden">Actions</span></th>}
-                </tr>
-              </thead>
-              <tbody>
-                {members.map((m) => (
-                  <tr key={m.emailAddress}>
-                    <td>{m.emailAddress}</td>
-                    <td>{m.role ?? <span class="muted">—</span>}</td>
-                    {editable && (
-                      <RowAction label="Remove" name={m.emailAddress} onClick={() => setRemoving(m.emailAddress)} />
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={["Email", "Role in the team", editable && ""]}>
+            {members.map((m) => (
+              <tr key={m.emailAddress}>
+                <td>{m.emailAddress}</td>
+                <td>{m.role ?? <span class="muted">—</span>}</td>
+                {editable && (
+                  <RowAction label="Remove" name={m.emailAddress} onClick={() => setRemoving(m.emailAddress)} />
+                )}
+              </tr>
+            ))}
+          </Table>
         )}
         {editable && (
           <form
