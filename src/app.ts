@@ -124,7 +124,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     schemaRoutes(api);
     accessRoutes(api, services.access, config);
     connectorRoutes(api, services.connectors, config);
-    eventRoutes(api, services.feed, services.events);
+    eventRoutes(api, services.feed);
   });
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.

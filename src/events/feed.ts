@@ -80,6 +80,11 @@ export class FeedService {
     }
   }
 
+  /** The newest events (of one subject, if given), oldest first, as a CloudEvents batch. */
+  async recent(organizationId: string, limit: number, subject?: string): Promise<string> {
+    return this.log.renderBatch(await this.log.readLatest(organizationId, limit, subject));
+  }
+
   private serve(organizationId: string, rows: EventRow[]): string {
     this.readAhead.served(organizationId, rows);
     return this.log.renderBatch(rows);

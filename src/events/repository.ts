@@ -68,17 +68,6 @@ export const eventRepository = {
       .execute();
     return rows.reverse();
   },
-
-  async lastPosition(db: Executor, organizationId: string): Promise<number> {
-    const row = await db
-      .selectFrom("events")
-      .select("seq")
-      .where("organization_id", "=", organizationId)
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    return row?.seq ?? 0;
-  },
 };
 
 /** First key of the two-key advisory lock that serialises appends per organization. */

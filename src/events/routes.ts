@@ -1,13 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { errors, QUERY_COUNT, SafeText } from "../platform/http/schemas.js";
-import type { EventLog } from "./log.js";
 import { principalOf, type App } from "../platform/http/types.js";
 import type { FeedService } from "./feed.js";
 import { CloudEventSchema } from "./schemas.js";
 
 export const CLOUDEVENTS_BATCH = "application/cloudevents-batch+json";
 
-export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
+const BATCH = {
+  description: "A batch of CloudEvents",
+  content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(CloudEventSchema, { maxItems: 1000 }) } },
+};
+
+export function eventRoutes(app: App, feed: FeedService): void {
   app.get(
     "/api/events/recent",
     {
@@ -22,15 +26,15 @@ export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
           subject: Type.Optional(SafeText({ minLength: 1, maxLength: 256, description: "Only events about this resource id." })),
         }),
         response: {
-          200: { description: "A batch of CloudEvents", content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(CloudEventSchema, { maxItems: 1000 }) } } },
+          200: BATCH,
           ...errors(),
         },
       },
     },
     async (request, reply) => {
       const { limit, subject } = request.query;
-      const rows = await log.readLatest(principalOf(request).organizationId, limit === undefined ? 100 : Number(limit), subject);
-      return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(log.renderBatch(rows) as never);
+      const body = await feed.recent(principalOf(request).organizationId, limit === undefined ? 100 : Number(limit), subject);
+      return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(body as never);
     },
   );
 
@@ -52,10 +56,7 @@ export function eventRoutes(app: App, feed: FeedService, log: EventLog): void {
           ),
         }),
         response: {
-          200: {
-            description: "A batch of CloudEvents",
-            content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(CloudEventSchema, { maxItems: 1000 }) } },
-          },
+          200: BATCH,
           ...errors(503),
         },
       },

@@ -26,9 +26,10 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, "hex");
-  const y = Buffer.from(b, "hex");
+/** Compares two secrets (or their hashes) in time that does not depend on where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
   return x.length === y.length && timingSafeEqual(x, y);
 }
 

@@ -12,8 +12,6 @@ import { SCHEMA_TYPES } from "./types.js";
 import type { ParseResult, SchemaParser, SchemaType } from "./types.js";
 
 export * from "./types.js";
-export { renderAvroType } from "./avro.js";
-export { dbtLogicalType } from "./dbt.js";
 
 export const parsers: Readonly<Record<SchemaType, SchemaParser>> = {
   dbt: dbtParser,

@@ -84,19 +84,17 @@ function toRow(r: AccessRecord) {
 const IN_USE: AccessStatus[] = ["requested", "approved"];
 
 export const accessRepository = {
-  async get(ex: Executor, organizationId: string, id: string): Promise<AccessRecord | undefined> {
-    const row = await ex.selectFrom("accesses").selectAll().where("organization_id", "=", organizationId).where("id", "=", id).executeTakeFirst();
-    return row && toRecord(row);
-  },
-
-  /** Reads an access inside a write transaction, locking its row on PostgreSQL until commit. */
-  async getForUpdate(ex: Executor, dialect: DialectName, organizationId: string, id: string): Promise<AccessRecord | undefined> {
+  /**
+   * One access. Inside a write transaction pass `{ lock: dialect }`: on PostgreSQL the row is
+   * then locked until commit (SQLite has one writer and needs no lock).
+   */
+  async get(ex: Executor, organizationId: string, id: string, options: { lock?: DialectName } = {}): Promise<AccessRecord | undefined> {
     const row = await ex
       .selectFrom("accesses")
       .selectAll()
       .where("organization_id", "=", organizationId)
       .where("id", "=", id)
-      .$if(dialect === "postgres", (qb) => qb.forUpdate())
+      .$if(options.lock === "postgres", (qb) => qb.forUpdate())
       .executeTakeFirst();
     return row && toRecord(row);
   },

@@ -54,7 +54,7 @@ export class AccessService {
     }
     const accessId = id ?? uuidv7();
     return this.events.transaction(p.organizationId, async (trx, emit) => {
-      const existing = await accessRepository.getForUpdate(trx, this.database.dialect, p.organizationId, accessId);
+      const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
       const input = withoutReadOnly(body, accessId);
       const resolved = await this.resolve(trx, p.organizationId, input);
       const now = this.clock.now().toISOString();
@@ -141,7 +141,7 @@ export class AccessService {
 
   async delete(p: Principal, id: string): Promise<void> {
     await this.events.transaction(p.organizationId, async (trx, emit) => {
-      const record = await accessRepository.getForUpdate(trx, this.database.dialect, p.organizationId, id);
+      const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       policy.deleteAccess(p);
       if (record.active) emit("AccessDeactivatedEvent", id);
@@ -185,7 +185,7 @@ export class AccessService {
    */
   async refresh(organizationId: string, id: string): Promise<void> {
     await this.events.transaction(organizationId, async (trx, emit) => {
-      const record = await accessRepository.getForUpdate(trx, this.database.dialect, organizationId, id);
+      const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
       if (!record) return;
       const now = this.clock.now().toISOString();
       if (this.syncActive(record, emit, now)) await accessRepository.update(trx, { ...record, updatedAt: now });
@@ -205,7 +205,7 @@ export class AccessService {
     apply: (record: AccessRecord, emit: Emit, now: string) => Promise<void>,
   ): Promise<AccessRecord> {
     return this.events.transaction(organizationId, async (trx, emit) => {
-      const record = await accessRepository.getForUpdate(trx, this.database.dialect, organizationId, id);
+      const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       const now = this.clock.now().toISOString();
       await apply(record, emit, now);

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from "uuid";
-import { hashSecret, newSecret, sameHash, type Principal } from "../../platform/auth.js";
+import { hashSecret, newSecret, sameSecret, type Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
@@ -123,7 +123,7 @@ export class ApiKeyService {
   async authenticate(secret: string): Promise<Principal | undefined> {
     const hash = hashSecret(secret);
     const row = await apiKeyRepository.findByHash(this.database.db, hash);
-    if (!row || !sameHash(row.secret_hash, hash) || row.revoked_at !== null) return undefined;
+    if (!row || !sameSecret(row.secret_hash, hash) || row.revoked_at !== null) return undefined;
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;
     if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {

@@ -1,6 +1,6 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
-import { hashSecret, type Principal } from "../../platform/auth.js";
+import { hashSecret, sameSecret, type Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Config } from "../../platform/config.js";
 import type { Database, Executor } from "../../platform/database/index.js";
@@ -79,10 +79,11 @@ function checkPassword(password: string): void {
   }
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Throws 403 unless the request echoes the session's CSRF token. */
+function checkCsrf(session: SessionRow, header: string | string[] | undefined, what: string): void {
+  if (typeof header !== "string" || !sameSecret(header, session.csrf_token)) {
+    throw forbidden(`${what} must carry the session's CSRF token in the x-csrf-token header.`);
+  }
 }
 
 const presentMember = (row: MemberRow): MemberView => ({ email: row.email, userId: row.userId, role: row.role, createdAt: row.createdAt, passwordSet: row.passwordSet });
@@ -156,11 +157,7 @@ export class PeopleService {
     const loaded = await this.loadSession(token);
     if (!loaded) throw unauthorized();
     const { session, user } = loaded;
-    if (MUTATING.has(method.toUpperCase())) {
-      if (typeof csrfHeader !== "string" || !sameText(csrfHeader, session.csrf_token)) {
-        throw forbidden("A change made with a session cookie must carry the session's CSRF token in the x-csrf-token header.");
-      }
-    }
+    if (MUTATING.has(method.toUpperCase())) checkCsrf(session, csrfHeader, "A change made with a session cookie");
     if (session.organization_id === null) throw unauthorized();
     const role = await peopleRepository.membership(this.database.db, session.organization_id, user.id);
     if (!role) throw unauthorized();
@@ -171,9 +168,7 @@ export class PeopleService {
   async requireSession(token: string | undefined, csrfHeader: string | string[] | undefined): Promise<{ session: SessionRow; user: UserRow }> {
     const loaded = await this.loadSession(token);
     if (!loaded) throw new Problem(401, "You are not signed in.");
-    if (typeof csrfHeader !== "string" || !sameText(csrfHeader, loaded.session.csrf_token)) {
-      throw forbidden("This call must carry the session's CSRF token in the x-csrf-token header.");
-    }
+    checkCsrf(loaded.session, csrfHeader, "This call");
     return loaded;
   }
 

@@ -56,7 +56,7 @@ export class DocumentService<D extends Document> {
     }
     const { kind } = this.definition;
     return this.events.transaction(p.organizationId, async (trx, emit) => {
-      const existing = await resourceRepository.getForUpdate<D>(trx, this.database.dialect, p.organizationId, kind, id);
+      const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
       const incoming = { ...body, id } as D;
       const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
@@ -95,7 +95,7 @@ export class DocumentService<D extends Document> {
   async delete(p: Principal, id: string): Promise<void> {
     const { kind } = this.definition;
     await this.events.transaction(p.organizationId, async (trx, emit) => {
-      const existing = await resourceRepository.getForUpdate<D>(trx, this.database.dialect, p.organizationId, kind, id);
+      const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       if (!existing) throw notFound(this.definition.label, id);
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);

@@ -43,24 +43,16 @@ const COLUMNS = ["id", "doc", "owner_team_id", "created_at", "updated_at"] as co
 
 /** All SQL over catalog documents; every query is bounded to one organization and one kind. */
 export const resourceRepository = {
-  async get<D>(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<StoredResource<D> | undefined> {
-    const row = await ex
-      .selectFrom("resources")
-      .select(COLUMNS)
-      .where("organization_id", "=", organizationId)
-      .where("kind", "=", kind)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return row && toStored<D>(row);
-  },
-
-  /** Reads a document inside a write transaction, locking it on PostgreSQL until commit. */
-  async getForUpdate<D>(
+  /**
+   * One document. Inside a write transaction pass `{ lock: dialect }`: on PostgreSQL the row is
+   * then locked until commit (SQLite has one writer and needs no lock).
+   */
+  async get<D>(
     ex: Executor,
-    dialect: DialectName,
     organizationId: string,
     kind: ResourceKind,
     id: string,
+    options: { lock?: DialectName } = {},
   ): Promise<StoredResource<D> | undefined> {
     const row = await ex
       .selectFrom("resources")
@@ -68,7 +60,7 @@ export const resourceRepository = {
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
       .where("id", "=", id)
-      .$if(dialect === "postgres", (qb) => qb.forUpdate())
+      .$if(options.lock === "postgres", (qb) => qb.forUpdate())
       .executeTakeFirst();
     return row && toStored<D>(row);
   },
