@@ -12,7 +12,7 @@ import type { NewEventRow } from "../src/events/repository.js";
 import { loadConfig } from "../src/platform/config.js";
 import { nanoTimestamp, systemClock } from "../src/platform/clock.js";
 import { openDatabase, type Database } from "../src/platform/database/index.js";
-import { migrateToLatest } from "../src/platform/database/migrations.js";
+import { migrateToLatest } from "../src/platform/database/migrations/index.js";
 import { startServer } from "../src/server.js";
 import { createServices } from "../src/services.js";
 import { serve, type ServeProcess } from "../test/helpers/cli.js";
@@ -112,6 +112,8 @@ async function seed(target: Seeded, count: number): Promise<void> {
               subject,
               time: at.toISOString(),
               data: JSON.stringify({ id: subject, timestamp: nanoTimestamp(at) }),
+              principal: "system",
+              comment: null,
             });
           }
           await trx.insertInto("events").values(rows).execute();
@@ -347,7 +349,7 @@ async function wakeLatency(url: string, key: string, commit: (n: number) => Prom
 
 /** A commit function appending one TeamUpdatedEvent per call through `log`. */
 const committer = (log: EventLog, organizationId: string) => async (n: number) => {
-  await log.transaction(organizationId, async (_trx, emit) => emit("TeamUpdatedEvent", `wake-${n}`));
+  await log.transaction({ organizationId }, async (_trx, emit) => emit("TeamUpdatedEvent", `wake-${n}`));
 };
 
 /** In one process on SQLite: the server and the committing code share the EventLog. */

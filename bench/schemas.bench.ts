@@ -3,7 +3,7 @@
  * Target: full `parseSchema` validation takes at most 5× a plain `JSON.parse` / `yaml.parse`.
  */
 import { parse as parseYaml } from "yaml";
-import { parseSchema } from "../src/schemas/index.js";
+import { parseSchema } from "../src/schema-formats/index.js";
 
 const RUNS = 15;
 const BQ_TYPES = ["STRING", "INT64", "NUMERIC", "TIMESTAMP", "BOOL", "DATE", "FLOAT64", "BYTES", "JSON", "GEOGRAPHY"];

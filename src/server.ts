@@ -4,7 +4,7 @@ import { PostgresCommitListener } from "./events/notifier.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
 import { openDatabase } from "./platform/database/index.js";
-import { migrateToLatest } from "./platform/database/migrations.js";
+import { migrateToLatest } from "./platform/database/migrations/index.js";
 import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
 import { AccessScheduler } from "./modules/access/scheduler.js";

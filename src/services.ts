@@ -7,16 +7,16 @@ import { ApiKeyService } from "./modules/api-keys/service.js";
 import { OrganizationService } from "./modules/organizations/service.js";
 import { DocumentService } from "./modules/shared/document-service.js";
 import { teamDefinition } from "./modules/teams/service.js";
-import type { Team } from "./modules/teams/schemas.js";
+import type { Team } from "./modules/teams/shapes.js";
 import { connectorDefinition } from "./modules/connectors/service.js";
 import { dataProductDefinition } from "./modules/dataproducts/service.js";
-import type { DataProduct } from "./modules/dataproducts/schemas.js";
+import type { DataProduct } from "./modules/dataproducts/shapes.js";
 import { dataContractDefinition } from "./modules/datacontracts/service.js";
-import type { DataContract } from "./modules/datacontracts/schemas.js";
+import type { DataContract } from "./modules/datacontracts/shapes.js";
 import { AccessService } from "./modules/access/service.js";
 import { accessRepository } from "./modules/access/repository.js";
 import { conflict } from "./platform/errors.js";
-import type { Connector } from "./modules/connectors/schemas.js";
+import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */

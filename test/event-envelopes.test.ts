@@ -59,7 +59,7 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
     const ids = new Set<string>();
     for (const event of events) {
       const eventKind = event.type.split(".").pop();
-      expect(Object.keys(event).sort()).toEqual(["data", "datacontenttype", "dataschema", "id", "source", "specversion", "subject", "time", "type"]);
+      expect(Object.keys(event).sort()).toEqual(["data", "datacontenttype", "dataschema", "id", "principal", "source", "specversion", "subject", "time", "type"]);
       expect(event).toMatchObject({
         specversion: "1.0",
         id: expect.stringMatching(UUID),
@@ -69,6 +69,8 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
         subject: event.data.id,
         datacontenttype: "application/json",
         dataschema: `https://steward.example.org/api/openapi.yaml#/components/schemas/${eventKind}`,
+        // Changes made with the test's organization key name it; the scheduler names itself.
+        principal: expect.stringMatching(/^(api-key:[0-9a-f-]{36}|system)$/),
       });
       expect(components[eventKind], eventKind).toBeDefined();
       const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) ? ["status"] : [])];

@@ -4,7 +4,7 @@ import { VERSION } from "../app.js";
 import { ConfigError, loadConfig } from "../platform/config.js";
 import { systemClock } from "../platform/clock.js";
 import { openDatabase, type Database } from "../platform/database/index.js";
-import { migrateToLatest } from "../platform/database/migrations.js";
+import { migrateToLatest } from "../platform/database/migrations/index.js";
 import { Problem } from "../platform/errors.js";
 import { startServer } from "../server.js";
 import { createServices, type Services } from "../services.js";

@@ -23,6 +23,8 @@ export interface CloudEvent<D = EventData> {
   subject: string;
   datacontenttype: string;
   dataschema: string;
+  /** Who caused the event: `api-key:<id>`, `user:<id>` or `system` (Steward and the reference product send it). */
+  principal?: string;
   data: D;
 }
 

@@ -26,8 +26,10 @@ describe.each(DATABASES)("event feed (%s)", (kind) => {
     await t.api("PUT", "/api/teams/analytics", { name: "Analytics" });
     const [event] = (await feed()).body;
     expect(Object.keys(event).sort()).toEqual(
-      ["data", "datacontenttype", "dataschema", "id", "source", "specversion", "subject", "time", "type"].sort(),
+      ["data", "datacontenttype", "dataschema", "id", "principal", "source", "specversion", "subject", "time", "type"].sort(),
     );
+    // The change was made with the test's organization key, which the envelope names by its id.
+    expect(event.principal).toMatch(/^api-key:[0-9a-f-]{36}$/);
     expect(event.specversion).toBe("1.0");
     expect(event.id).toMatch(UUID);
     expect(event.type).toBe("com.service.events.TeamCreatedEvent");
@@ -54,7 +56,7 @@ describe.each(DATABASES)("event feed (%s)", (kind) => {
 
   it("caps a batch at 1000 events and continues from the last id", async () => {
     const { events } = t.server.services;
-    await events.transaction(t.organizationId, async (_trx, emit) => {
+    await events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
       for (let i = 0; i < 1500; i++) emit("TeamUpdatedEvent", `bulk-${i}`);
     });
     const first = (await feed()).body;

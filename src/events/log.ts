@@ -10,13 +10,34 @@ import { eventRepository, type EventRow } from "./repository.js";
 
 export const MAX_BATCH = 1000;
 
-/** Records an event of the change being made; the log appends it when the change commits. */
-export type Emit = (kind: EventKind, subject: string, extras?: EventExtras) => void;
+/**
+ * Records an event of the change being made; the log appends it when the change commits. A
+ * `comment` (an approval's reason, say) is kept with the event for the resource's history.
+ */
+export type Emit = (kind: EventKind, subject: string, extras?: EventExtras, comment?: string) => void;
+
+/**
+ * Who causes a change: a request's principal (an API key or a signed-in person), or, with
+ * neither id, the system itself (the scheduler).
+ */
+export interface Actor {
+  organizationId: string;
+  keyId?: string;
+  userId?: string;
+}
+
+/** The CloudEvents `principal` of an actor: `api-key:<id>`, `user:<id>` or `system`. */
+export function principalOf(actor: Actor): string {
+  if (actor.keyId !== undefined) return `api-key:${actor.keyId}`;
+  if (actor.userId !== undefined) return `user:${actor.userId}`;
+  return "system";
+}
 
 interface Draft {
   kind: EventKind;
   subject: string;
   extras?: EventExtras;
+  comment?: string;
   at: Date;
 }
 
@@ -37,14 +58,16 @@ export class EventLog {
     this.commits.setMaxListeners(0);
   }
 
-  async transaction<T>(organizationId: string, work: (trx: Transaction<DB>, emit: Emit) => Promise<T>): Promise<T> {
+  async transaction<T>(actor: Actor, work: (trx: Transaction<DB>, emit: Emit) => Promise<T>): Promise<T> {
+    const { organizationId } = actor;
+    const principal = principalOf(actor);
     // Two requests creating the same new id race to insert it; the loser runs again and then sees
     // the winner's row, exactly as if it had arrived a moment later.
     for (let attempt = 1; ; attempt++) {
       const drafts: Draft[] = [];
       try {
         const result = await this.database.db.transaction().execute(async (trx) => {
-          const value = await work(trx, (kind, subject, extras) => drafts.push({ kind, subject, extras, at: this.clock.now() }));
+          const value = await work(trx, (kind, subject, extras, comment) => drafts.push({ kind, subject, extras, comment, at: this.clock.now() }));
           await eventRepository.append(
             trx,
             this.database.dialect,
@@ -56,6 +79,8 @@ export class EventLog {
               subject: d.subject,
               time: d.at.toISOString(),
               data: JSON.stringify({ id: d.subject, timestamp: nanoTimestamp(d.at), ...d.extras }),
+              principal,
+              comment: d.comment ?? null,
             })),
           );
           return value;
@@ -100,7 +125,8 @@ export class EventLog {
       (row) =>
         `{"specversion":"1.0","id":"${row.id}","type":${JSON.stringify(`${eventTypePrefix}.${row.kind}`)},"source":${source},` +
         `"time":"${row.time}","subject":${JSON.stringify(row.subject)},"datacontenttype":"application/json",` +
-        `"dataschema":${JSON.stringify(`${appUrl}/api/openapi.yaml#/components/schemas/${row.kind}`)},"data":${row.data}}`,
+        `"dataschema":${JSON.stringify(`${appUrl}/api/openapi.yaml#/components/schemas/${row.kind}`)},` +
+        `"principal":${JSON.stringify(row.principal)},"data":${row.data}}`,
     );
     return `[${parts.join(",")}]`;
   }

@@ -12,7 +12,7 @@ describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind
   afterAll(() => t?.close());
 
   const append = (n: number, prefix: string) =>
-    t.server.services.events.transaction(t.organizationId, async (_trx, emit) => {
+    t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
       for (let i = 0; i < n; i++) emit("TeamUpdatedEvent", `${prefix}-${i}`);
     });
   const read = async (lastEventId?: string) => JSON.parse(await t.server.services.feed.read({ organizationId: t.organizationId, lastEventId, longPolling: false })) as any[];
@@ -41,7 +41,7 @@ describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind
 
 describe("ReadAhead", () => {
   const full = (from: number): EventRow[] =>
-    Array.from({ length: 1000 }, (_, i) => ({ seq: from + i + 1, id: `id-${from + i + 1}`, kind: "TeamUpdatedEvent", subject: "s", time: "", data: "{}" }));
+    Array.from({ length: 1000 }, (_, i) => ({ seq: from + i + 1, id: `id-${from + i + 1}`, kind: "TeamUpdatedEvent", subject: "s", time: "", data: "{}", principal: "system", comment: null }));
 
   it("reads ahead only after full batches, holds a bounded number, and forgets a failed read", async () => {
     const reads: number[] = [];

@@ -8,6 +8,9 @@ export interface EventRow {
   subject: string;
   time: string;
   data: string;
+  /** Who caused it: `api-key:<id>`, `user:<id>` or `system`. */
+  principal: string;
+  comment: string | null;
 }
 
 export interface NewEventRow {
@@ -17,7 +20,11 @@ export interface NewEventRow {
   subject: string;
   time: string;
   data: string;
+  principal: string;
+  comment: string | null;
 }
+
+const EVENT_COLUMNS = ["seq", "id", "kind", "subject", "time", "data", "principal", "comment"] as const;
 
 /** The only SQL that touches the event log. */
 export const eventRepository = {
@@ -48,7 +55,7 @@ export const eventRepository = {
   async readAfter(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
     return db
       .selectFrom("events")
-      .select(["seq", "id", "kind", "subject", "time", "data"])
+      .select(EVENT_COLUMNS)
       .where("organization_id", "=", organizationId)
       .where("seq", ">", afterSeq)
       .orderBy("seq")
@@ -60,7 +67,7 @@ export const eventRepository = {
   async readLatest(db: Executor, organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
     const rows = await db
       .selectFrom("events")
-      .select(["seq", "id", "kind", "subject", "time", "data"])
+      .select(EVENT_COLUMNS)
       .where("organization_id", "=", organizationId)
       .$if(subject !== undefined, (qb) => qb.where("subject", "=", subject!))
       .orderBy("seq", "desc")

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { errors, QUERY_COUNT, SafeText } from "../platform/http/schemas.js";
+import { errors, QUERY_COUNT, SafeText } from "../platform/http/shapes.js";
 import { principalOf, type App } from "../platform/http/types.js";
 import type { FeedService } from "./feed.js";
-import { CloudEventSchema } from "./schemas.js";
+import { CloudEventSchema } from "./shapes.js";
 
 export const CLOUDEVENTS_BATCH = "application/cloudevents-batch+json";
 

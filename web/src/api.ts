@@ -1,6 +1,6 @@
 /** The web app's only way to the server: /api (and /auth for signing in), with the session cookie. */
 import type { Static } from "@sinclair/typebox";
-import type { ApiKeySchema } from "../../src/modules/api-keys/schemas.js";
+import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
 
 export interface Violation {
   field: string;
@@ -117,7 +117,7 @@ export interface DataContract {
 }
 
 // The server's own definitions, so the two cannot drift apart.
-export type { NormalizedField, NormalizedModel } from "../../src/schemas/types.js";
+export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
 
 export interface Provisioning {
   status: string;

@@ -1,5 +1,5 @@
 import type { EventKind } from "../../events/kinds.js";
-import type { ProvisioningStatus } from "./schemas.js";
+import type { ProvisioningStatus } from "./shapes.js";
 
 /**
  * The access lifecycle (PRODUCT.md §5) as data: which action may leave which status, and what

@@ -1,8 +1,8 @@
 import type { Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
-import type { AccessesTable } from "../../platform/database/schema.js";
+import type { AccessesTable } from "../../platform/database/tables.js";
 import type { AccessStatus } from "./lifecycle.js";
-import type { Access, Provisioning } from "./schemas.js";
+import type { Access, Provisioning } from "./shapes.js";
 
 export type ConsumerType = "dataProduct" | "team" | "user";
 

@@ -2,10 +2,10 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/schemas.js";
+import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { PROVISIONING_TRANSITIONS, type AccessAction } from "./lifecycle.js";
-import { AccessSchema, CancelSchema, ProvisioningReportSchema, ProvisioningSchema, type Access, type Provisioning } from "./schemas.js";
+import { AccessSchema, CancelSchema, ProvisioningReportSchema, ProvisioningSchema, type Access, type Provisioning } from "./shapes.js";
 import type { AccessService } from "./service.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;

@@ -1,17 +1,17 @@
 import { isDeepStrictEqual } from "node:util";
 import { v7 as uuidv7 } from "uuid";
 import type { Transaction } from "kysely";
-import type { Emit, EventLog } from "../../events/log.js";
+import type { Actor, Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { DB, Database } from "../../platform/database/index.js";
 import { conflict, invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "../shared/resource-repository.js";
-import type { DataProduct } from "../dataproducts/schemas.js";
+import type { DataProduct } from "../dataproducts/shapes.js";
 import { isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, TRANSITIONS, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord, type ConsumerType } from "./repository.js";
-import type { Access, Provisioning, ProvisioningReport } from "./schemas.js";
+import type { Access, Provisioning, ProvisioningReport } from "./shapes.js";
 
 /** What a request body resolves to once its references are checked. */
 interface Resolved {
@@ -53,7 +53,7 @@ export class AccessService {
       throw invalid("POST creates an access with a new id; use PUT /api/access/{id} to choose one.", [{ field: "id", message: "must be absent" }]);
     }
     const accessId = id ?? uuidv7();
-    return this.events.transaction(p.organizationId, async (trx, emit) => {
+    return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
       const input = withoutReadOnly(body, accessId);
       const resolved = await this.resolve(trx, p.organizationId, input);
@@ -123,7 +123,7 @@ export class AccessService {
   }
 
   async act(p: Principal, id: string, action: AccessAction, body: { endDate?: string } = {}): Promise<Access> {
-    const record = await this.change(p.organizationId, id, async (record, emit, now) => {
+    const record = await this.change(p, id, async (record, emit, now) => {
       if (action === "cancel") policy.consumeAccess(p, record.consumerTeamId);
       else policy.provideAccess(p, record.providerTeamId);
       const transition = TRANSITIONS[action];
@@ -140,7 +140,7 @@ export class AccessService {
   }
 
   async delete(p: Principal, id: string): Promise<void> {
-    await this.events.transaction(p.organizationId, async (trx, emit) => {
+    await this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       policy.deleteAccess(p);
@@ -153,7 +153,7 @@ export class AccessService {
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
     if (!transition) throw new Problem(400, `Unknown provisioning transition '${transitionName}'.`);
-    const record = await this.change(p.organizationId, id, async (record, emit, now) => {
+    const record = await this.change(p, id, async (record, emit, now) => {
       policy.provideAccess(p, record.providerTeamId);
       const given = Object.fromEntries(Object.entries(report).filter(([, v]) => v !== undefined));
       record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
@@ -169,7 +169,7 @@ export class AccessService {
   }
 
   async putProvisioning(p: Principal, id: string, provisioning: Provisioning): Promise<Provisioning> {
-    const record = await this.change(p.organizationId, id, async (record, emit, now) => {
+    const record = await this.change(p, id, async (record, emit, now) => {
       policy.provideAccess(p, record.providerTeamId);
       const previous = record.provisioning?.status;
       record.provisioning = { ...provisioning, updatedAt: now };
@@ -184,7 +184,7 @@ export class AccessService {
    * transition happen once even when several processes look at the same access.
    */
   async refresh(organizationId: string, id: string): Promise<void> {
-    await this.events.transaction(organizationId, async (trx, emit) => {
+    await this.events.transaction({ organizationId }, async (trx, emit) => {
       const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
       if (!record) return;
       const now = this.clock.now().toISOString();
@@ -200,11 +200,12 @@ export class AccessService {
 
   /** Runs a change to one existing access in its event transaction and saves it. */
   private async change(
-    organizationId: string,
+    actor: Actor,
     id: string,
     apply: (record: AccessRecord, emit: Emit, now: string) => Promise<void>,
   ): Promise<AccessRecord> {
-    return this.events.transaction(organizationId, async (trx, emit) => {
+    const { organizationId } = actor;
+    return this.events.transaction(actor, async (trx, emit) => {
       const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       const now = this.clock.now().toISOString();

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
-import type { ApiKeysTable } from "../../platform/database/schema.js";
+import type { ApiKeysTable } from "../../platform/database/tables.js";
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 

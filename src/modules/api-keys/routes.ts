@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { errors, IdParams, NoContent } from "../../platform/http/schemas.js";
+import { errors, IdParams, NoContent } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ApiKeyService } from "./service.js";
-import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./schemas.js";
+import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./shapes.js";
 
 export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
   app.get(

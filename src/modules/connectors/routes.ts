@@ -2,7 +2,7 @@ import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
-import { ConnectorSchema, type Connector } from "./schemas.js";
+import { ConnectorSchema, type Connector } from "./shapes.js";
 
 export function connectorRoutes(app: App, connectors: DocumentService<Connector>, config: Config): void {
   documentRoutes(app, { plural: "connectors", noun: "connector", tag: "connectors", schema: ConnectorSchema, service: connectors, config });

@@ -1,6 +1,6 @@
 import { policy } from "../../policies/index.js";
 import { searchText, type DocumentDefinition } from "../shared/document-service.js";
-import type { Connector } from "./schemas.js";
+import type { Connector } from "./shapes.js";
 
 /** Connectors keep their feed position in Steward. They are infrastructure, not catalog: no events. */
 export const connectorDefinition: DocumentDefinition<Connector> = {

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
-import { errors, IdParams } from "../../platform/http/schemas.js";
+import { errors, IdParams } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
-import { ContractModelsSchema, DataContractSchema, type DataContract } from "./schemas.js";
+import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
 import { contractModels } from "./service.js";
 
 export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config): void {

@@ -1,9 +1,9 @@
 import type { Principal } from "../../platform/auth.js";
 import { invalid, type FieldViolation } from "../../platform/errors.js";
-import { normalizeSchemaType, parseSchema, type NormalizedModel } from "../../schemas/index.js";
+import { normalizeSchemaType, parseSchema, type NormalizedModel } from "../../schema-formats/index.js";
 import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
-import type { DataContract, SchemaObject } from "./schemas.js";
+import type { DataContract, SchemaObject } from "./shapes.js";
 
 export interface ParsedSchema {
   type: string;

@@ -3,7 +3,7 @@ import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
-import { DataProductSchema, type DataProduct } from "./schemas.js";
+import { DataProductSchema, type DataProduct } from "./shapes.js";
 
 export function dataProductRoutes(app: App, products: DocumentService<DataProduct>, config: Config): void {
   documentRoutes(app, {

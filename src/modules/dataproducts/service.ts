@@ -3,7 +3,7 @@ import type { Executor } from "../../platform/database/index.js";
 import type { DocumentDefinition } from "../shared/document-service.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { Emit } from "../../events/log.js";
-import type { DataProduct, OutputPort } from "./schemas.js";
+import type { DataProduct, OutputPort } from "./shapes.js";
 
 /** One OutputPort event per port that appeared, changed or disappeared. */
 function emitPortChanges(emit: Emit, productId: string, before: OutputPort[], after: OutputPort[]): void {

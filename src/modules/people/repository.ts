@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
-import type { MembershipsTable, SessionsTable, SetupTokensTable, UsersTable } from "../../platform/database/schema.js";
+import type { MembershipsTable, SessionsTable, SetupTokensTable, UsersTable } from "../../platform/database/tables.js";
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;

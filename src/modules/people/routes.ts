@@ -2,10 +2,10 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { forbidden, Problem } from "../../platform/errors.js";
-import { errors, NoContent } from "../../platform/http/schemas.js";
+import { errors, NoContent } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
-import { EmailParams, MemberInputSchema, MemberSchema, SessionViewSchema, SetupQuery, SetupSchema, SetupViewSchema, SignInSchema, SwitchOrganizationSchema } from "./schemas.js";
+import { EmailParams, MemberInputSchema, MemberSchema, SessionViewSchema, SetupQuery, SetupSchema, SetupViewSchema, SignInSchema, SwitchOrganizationSchema } from "./shapes.js";
 import { SESSION_MAX_MS, type PeopleService, type SignedIn } from "./service.js";
 
 const tags = ["sign-in"];

@@ -2,7 +2,7 @@ import { Type, type TObject, type TProperties } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/schemas.js";
+import { errors, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import type { Document, DocumentService } from "./document-service.js";

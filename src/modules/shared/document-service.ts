@@ -55,7 +55,7 @@ export class DocumentService<D extends Document> {
       ]);
     }
     const { kind } = this.definition;
-    return this.events.transaction(p.organizationId, async (trx, emit) => {
+    return this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
       const incoming = { ...body, id } as D;
@@ -94,7 +94,7 @@ export class DocumentService<D extends Document> {
 
   async delete(p: Principal, id: string): Promise<void> {
     const { kind } = this.definition;
-    await this.events.transaction(p.organizationId, async (trx, emit) => {
+    await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       if (!existing) throw notFound(this.definition.label, id);
       this.definition.authorize(p, id, existing.doc, undefined);

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
-import type { ResourcesTable } from "../../platform/database/schema.js";
+import type { ResourcesTable } from "../../platform/database/tables.js";
 
 /** Catalog documents kept in the shared `resources` table. */
 export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector";

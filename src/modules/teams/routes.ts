@@ -2,7 +2,7 @@ import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
-import { TeamSchema, type Team } from "./schemas.js";
+import { TeamSchema, type Team } from "./shapes.js";
 
 export function teamRoutes(app: App, teams: DocumentService<Team>, config: Config): void {
   documentRoutes(app, { plural: "teams", noun: "team", tag: "teams", schema: TeamSchema, service: teams, config });

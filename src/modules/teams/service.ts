@@ -3,7 +3,7 @@ import { policy } from "../../policies/index.js";
 import { apiKeyRepository } from "../api-keys/repository.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { searchText, type DocumentDefinition } from "../shared/document-service.js";
-import type { Team } from "./schemas.js";
+import type { Team } from "./shapes.js";
 
 export const teamDefinition: DocumentDefinition<Team> = {
   kind: "team",

@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
-import type { DB } from "./schema.js";
+import type { DB } from "./tables.js";
 
-export type { DB } from "./schema.js";
+export type { DB } from "./tables.js";
 export type DialectName = "sqlite" | "postgres";
 
 /** Anything queries can run on: the database itself or an open transaction. */

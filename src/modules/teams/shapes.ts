@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId } from "../../platform/http/schemas.js";
+import { OpenObject, ResourceId } from "../../platform/http/shapes.js";
 
 export const Links = Type.Record(Type.String(), Type.String(), { description: "Named links, e.g. documentation or a repository." });
 export const Custom = Type.Record(Type.String(), Type.Unknown(), { description: "Any additional data, stored and returned as sent." });

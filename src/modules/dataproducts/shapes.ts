@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId } from "../../platform/http/schemas.js";
-import { Custom, Links, Tags } from "../teams/schemas.js";
+import { OpenObject, ResourceId } from "../../platform/http/shapes.js";
+import { Custom, Links, Tags } from "../teams/shapes.js";
 
 export const OutputPortSchema = OpenObject(
   {

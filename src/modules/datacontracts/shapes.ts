@@ -1,9 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId } from "../../platform/http/schemas.js";
-import { SCHEMA_TYPES } from "../../schemas/index.js";
-import { Custom, Links, Tags } from "../teams/schemas.js";
+import { OpenObject, ResourceId } from "../../platform/http/shapes.js";
+import { SCHEMA_TYPES } from "../../schema-formats/index.js";
+import { Custom, Links, Tags } from "../teams/shapes.js";
 
-/** Structure only; the content of `specification` is checked by the parser of its type (src/schemas). */
+/** Structure only; the content of `specification` is checked by the parser of its type (src/schema-formats). */
 export const SchemaObjectSchema = OpenObject(
   {
     type: Type.String({

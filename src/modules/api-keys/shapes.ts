@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ResourceId, SafeText } from "../../platform/http/schemas.js";
+import { ResourceId, SafeText } from "../../platform/http/shapes.js";
 
 const Scope = Type.Union([Type.Literal("organization"), Type.Literal("team")]);
 

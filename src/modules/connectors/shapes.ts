@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId } from "../../platform/http/schemas.js";
-import { Custom } from "../teams/schemas.js";
+import { OpenObject, ResourceId } from "../../platform/http/shapes.js";
+import { Custom } from "../teams/shapes.js";
 
 export const ConnectorSchema = OpenObject(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId, SafeText } from "../../platform/http/schemas.js";
-import { Custom, Links, Tags } from "../teams/schemas.js";
+import { OpenObject, ResourceId, SafeText } from "../../platform/http/shapes.js";
+import { Custom, Links, Tags } from "../teams/shapes.js";
 
 const DateText = Type.String({ description: "ISO 8601 date-time, or a date meaning 00:00 UTC that day. Returned as sent." });
 

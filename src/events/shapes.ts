@@ -41,6 +41,7 @@ export const CloudEventSchema = Type.Object(
     subject: Type.String({ description: "Id of the resource concerned; equals data.id." }),
     datacontenttype: Type.Literal("application/json"),
     dataschema: Type.String({ format: "uri" }),
+    principal: Type.String({ description: "Who caused the event (CloudEvents extension): `api-key:<key id>`, `user:<user id>`, or `system` for the scheduler." }),
     data: Type.Object({ id: Type.String(), timestamp: Type.String() }, { additionalProperties: true }),
   },
   { title: "CloudEvent" },

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { SafeText } from "../../platform/http/schemas.js";
+import { SafeText } from "../../platform/http/shapes.js";
 
 const Role = Type.Union([Type.Literal("owner"), Type.Literal("member")]);
 

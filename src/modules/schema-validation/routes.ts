@@ -1,7 +1,7 @@
 import { invalid } from "../../platform/errors.js";
-import { errors } from "../../platform/http/schemas.js";
+import { errors } from "../../platform/http/shapes.js";
 import type { App } from "../../platform/http/types.js";
-import { ParsedSchemaSchema, SchemaObjectSchema } from "../datacontracts/schemas.js";
+import { ParsedSchemaSchema, SchemaObjectSchema } from "../datacontracts/shapes.js";
 import { checkSchema } from "../datacontracts/service.js";
 
 export function schemaRoutes(app: App): void {

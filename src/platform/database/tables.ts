@@ -55,6 +55,10 @@ export interface EventsTable {
   subject: string;
   time: string;
   data: string;
+  /** Who caused it: `api-key:<id>`, `user:<id>` or `system` (CloudEvents extension `principal`). */
+  principal: string;
+  /** A comment given with the change (approve, reject, cancel), for the resource's history. */
+  comment: string | null;
 }
 
 export interface AccessesTable {

@@ -1,0 +1,38 @@
+import { Migrator, sql, type Migration, type MigrationProvider } from "kysely";
+import type { Database, DialectName } from "../index.js";
+import foundation from "./0001_foundation.js";
+import access from "./0002_access.js";
+import people from "./0003_people.js";
+import eventsBySubject from "./0004_events_by_subject.js";
+import eventPrincipal from "./0005_event_principal.js";
+
+/**
+ * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
+ * in the order they apply; never edit one that has shipped, add a new file and list it here.
+ */
+const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
+  "0001_foundation": foundation,
+  "0002_access": access,
+  "0003_people": people,
+  "0004_events_by_subject": eventsBySubject,
+  "0005_event_principal": eventPrincipal,
+};
+
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(dialect)]));
+}
+
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(database.dialect) };
+  // The migrator takes a lock itself (an advisory lock on PostgreSQL), so concurrent starts are safe.
+  // Kysely looks for its bookkeeping tables in every schema unless told which one; name the
+  // connection's own, or another schema's tables would be taken for ours.
+  const schema =
+    database.dialect === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
