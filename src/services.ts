@@ -45,7 +45,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
     clock,
     database,
     events,
-    feed: new FeedService(events, config.longPollTimeoutMs, config.longPollMaxWaiting),
+    feed: new FeedService(events, {
+      holdMs: config.longPollTimeoutMs,
+      maxHeld: config.longPollMaxWaiting,
+      maxHeldPerOrganization: config.longPollMaxWaitingPerOrganization,
+    }),
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
     teams: new DocumentService(teamDefinition, database, events, clock),

@@ -1,6 +1,6 @@
 import type { EventLog } from "./log.js";
 import { MAX_BATCH } from "./log.js";
-import { unavailable } from "../platform/errors.js";
+import { Problem, unavailable } from "../platform/errors.js";
 import { ReadAhead } from "./read-ahead.js";
 import type { EventRow } from "./repository.js";
 
@@ -14,15 +14,24 @@ export interface FeedRequest {
  * Reads the feed, holding a long poll until an event of the organization commits, the hold time
  * ends, or the server shuts down.
  */
+export interface LongPollLimits {
+  /** How long a long poll is held. */
+  holdMs: number;
+  /** Held long polls in this process, all organizations together; more answer 503. */
+  maxHeld: number;
+  /** Held long polls of one organization in this process; more answer 429, so one tenant cannot take every place. */
+  maxHeldPerOrganization: number;
+}
+
 export class FeedService {
   private held = 0;
+  private readonly heldByOrganization = new Map<string, number>();
   private readonly shutdown = new AbortController();
   private readonly readAhead: ReadAhead;
 
   constructor(
     private readonly log: EventLog,
-    private readonly holdMs: number,
-    private readonly maxHeld: number,
+    private readonly limits: LongPollLimits,
   ) {
     this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readAfter(organizationId, afterSeq, MAX_BATCH));
   }
@@ -35,15 +44,28 @@ export class FeedService {
   async read(request: FeedRequest): Promise<string> {
     const { organizationId } = request;
     const ahead = request.lastEventId === undefined ? undefined : await this.readAhead.take(organizationId, request.lastEventId.toLowerCase());
-    if (ahead) return this.serve(organizationId, ahead);
+    // An empty batch read ahead means the consumer has reached the end of the log: a long poll
+    // must then be held, and a plain read must see what committed since, so read afresh.
+    if (ahead && ahead.length > 0) return this.serve(organizationId, ahead);
     const after = await this.log.positionAfter(organizationId, request.lastEventId);
-    if (!request.longPolling || this.holdMs === 0 || this.shutdown.signal.aborted) {
+    const { holdMs, maxHeld, maxHeldPerOrganization } = this.limits;
+    if (!request.longPolling || holdMs === 0 || this.shutdown.signal.aborted) {
       return this.serve(organizationId, await this.log.readAfter(organizationId, after, MAX_BATCH));
     }
-    if (this.held >= this.maxHeld) {
+    const heldHere = this.heldByOrganization.get(organizationId) ?? 0;
+    if (heldHere >= maxHeldPerOrganization) {
+      throw new Problem(
+        429,
+        `This organization already has ${maxHeldPerOrganization} long polls held (LONG_POLL_MAX_WAITING_PER_ORGANIZATION). Use longPolling=false, or retry later.`,
+        undefined,
+        { "retry-after": String(Math.ceil(holdMs / 1000)) },
+      );
+    }
+    if (this.held >= maxHeld) {
       throw unavailable("Too many long polls are being held. Use longPolling=false, or retry later.");
     }
     this.held++;
+    this.heldByOrganization.set(organizationId, heldHere + 1);
     // Subscribe before the first read: a commit between the read and the wait must still wake us.
     let woken = false;
     let wake = () => {};
@@ -55,7 +77,7 @@ export class FeedService {
     commits.on(request.organizationId, onCommit);
     commits.on("*", onCommit);
     this.shutdown.signal.addEventListener("abort", onCommit);
-    const deadline = Date.now() + this.holdMs;
+    const deadline = Date.now() + holdMs;
     try {
       for (;;) {
         const rows = await this.log.readAfter(request.organizationId, after, MAX_BATCH);
@@ -74,6 +96,9 @@ export class FeedService {
       }
     } finally {
       this.held--;
+      const left = this.heldByOrganization.get(organizationId)! - 1;
+      if (left === 0) this.heldByOrganization.delete(organizationId);
+      else this.heldByOrganization.set(organizationId, left);
       commits.off(request.organizationId, onCommit);
       commits.off("*", onCommit);
       this.shutdown.signal.removeEventListener("abort", onCommit);

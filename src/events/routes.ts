@@ -57,7 +57,7 @@ export function eventRoutes(app: App, feed: FeedService): void {
         }),
         response: {
           200: BATCH,
-          ...errors(503),
+          ...errors(429, 503),
         },
       },
     },

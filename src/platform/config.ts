@@ -10,6 +10,8 @@ export interface Config {
   eventTypePrefix: string;
   longPollTimeoutMs: number;
   longPollMaxWaiting: number;
+  /** Held long polls per organization and process: one tenant cannot take every place. */
+  longPollMaxWaitingPerOrganization: number;
   logLevel: string;
   bootstrap: boolean;
   bodyLimitBytes: number;
@@ -65,6 +67,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     eventTypePrefix,
     longPollTimeoutMs: overrides.longPollTimeoutMs ?? integer(env, "LONG_POLL_TIMEOUT_MS", 10_000, 0, 300_000),
     longPollMaxWaiting: overrides.longPollMaxWaiting ?? integer(env, "LONG_POLL_MAX_WAITING", 1000, 0, 1_000_000),
+    longPollMaxWaitingPerOrganization:
+      overrides.longPollMaxWaitingPerOrganization ?? integer(env, "LONG_POLL_MAX_WAITING_PER_ORGANIZATION", 100, 0, 1_000_000),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
     bodyLimitBytes: overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3),
