@@ -130,6 +130,24 @@ describe.each(DATABASES)("event feed (%s)", (kind) => {
     expect(res.body).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
   });
+
+  it("appends a change with more events than one INSERT can bind, in order and with its principal", async () => {
+    const before = await newestId();
+    const n = 12_000; // 96,000 values: past SQLite's 32,766 and PostgreSQL's 65,535 bound parameters
+    await t.server.services.events.transaction({ organizationId: t.organizationId, keyId: "k-many" }, async (_trx, emit) => {
+      for (let i = 0; i < n; i++) emit("OutputPortCreatedEvent", "many-ports", { outputPortId: `port-${i}` }, i === 0 ? "first" : undefined);
+    });
+    const seen: any[] = [];
+    for (let last = before; ; ) {
+      const batch = (await feed(`?lastEventId=${last}`)).body;
+      if (batch.length === 0) break;
+      seen.push(...batch);
+      last = batch.at(-1).id;
+    }
+    expect(seen).toHaveLength(n);
+    expect(seen.map((e) => e.data.outputPortId)).toEqual(Array.from({ length: n }, (_, i) => `port-${i}`));
+    expect(new Set(seen.map((e) => e.principal))).toEqual(new Set(["api-key:k-many"]));
+  });
 });
 
 describe("event type prefix", () => {

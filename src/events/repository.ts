@@ -39,7 +39,11 @@ export const eventRepository = {
       await sql`select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${organizationId}))`.execute(trx);
       await sql`select pg_notify(${NOTIFY_CHANNEL}, ${organizationId})`.execute(trx);
     }
-    await trx.insertInto("events").values(rows).execute();
+    // One INSERT per chunk: a change with thousands of events would pass the databases' limits on
+    // bound parameters (SQLite 32,766, PostgreSQL 65,535) in a single statement.
+    for (let start = 0; start < rows.length; start += APPEND_CHUNK) {
+      await trx.insertInto("events").values(rows.slice(start, start + APPEND_CHUNK)).execute();
+    }
   },
 
   async positionOf(db: Executor, organizationId: string, eventId: string): Promise<number | undefined> {
@@ -77,6 +81,8 @@ export const eventRepository = {
   },
 };
 
+/** Rows per INSERT: 8 columns each, far below every parameter limit, and few statements per change. */
+const APPEND_CHUNK = 500;
 /** First key of the two-key advisory lock that serialises appends per organization. */
 const APPEND_LOCK_SPACE = 0x5374;
 /** Channel other Steward processes LISTEN on to wake held long polls; the payload is the organization id. */
