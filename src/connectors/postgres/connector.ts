@@ -1,192 +1,164 @@
 import pg from "pg";
-import type { CloudEvent, ConsumerLogger, EventContext, StewardClient } from "../../consumer/index.js";
-import { grantStatement, GrantStore, revokeStatement, type Grant } from "./grants.js";
-
-/** How the connector reaches the PostgreSQL servers named by output ports. Secrets stay in here. */
-export interface PostgresSettings {
-  /** Used when a port's server does not say. */
-  host?: string;
-  port?: number;
-  database?: string;
-  user?: string;
-  password?: string;
-  ssl?: boolean;
-  /** Schema of the connector's own ledger table in each target database. */
-  ledgerSchema?: string;
-}
+import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
+import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView } from "./catalog.js";
+import type { ConnectorConfig } from "./config.js";
+import { Connections, Unreachable } from "./connections.js";
+import { diagnosticsOf, logDetail } from "./diagnostics.js";
+import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
+import { Ledger } from "./ledger.js";
+import { decideTarget, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
 
 export const EXECUTOR = "steward-postgres-connector";
 export const HANDLED_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
 
-interface AccessView {
-  id: string;
-  info: { active: boolean };
-  provider: { dataProductId: string; outputPortId: string };
-  consumer: { dataProductId?: string; teamId?: string; userId?: string };
-  provisioning?: { status?: string };
-}
-
-interface PortView {
-  id: string;
-  type?: string;
-  server?: { host?: string; port?: number | string; database?: string; schema?: string; table?: string };
-}
-
-interface ProductView {
-  id: string;
-  info: { owner: string };
-  outputPorts?: PortView[];
-  custom?: { postgresRole?: unknown };
-}
-
-/** Why an access cannot be provisioned; reported on the access as diagnostics. */
-class ProvisioningProblem extends Error {}
+type Report = (transition: string, body?: Record<string, unknown>) => Promise<void>;
 
 /**
- * Grants and revokes PostgreSQL privileges for accesses to output ports of type `postgres`.
- * Each handled event re-reads the access, so an old event replayed later acts on the current
- * state: replaying the whole feed leaves the same privileges.
+ * Grants and revokes PostgreSQL privileges for accesses to output ports of type `postgres`, on
+ * the servers and objects of the operator's configuration only (PRODUCT.md §7). Each event
+ * re-reads the access, so a replayed event acts on the current state. An event that fails is
+ * reported on its access and logged, and the connector goes on with the next one.
  */
 export class PostgresAccessConnector {
-  private readonly pools = new Map<string, { pool: pg.Pool; grants: GrantStore }>();
+  private readonly connections: Connections;
+  private readonly ledger: Ledger;
 
   constructor(
-    private readonly settings: PostgresSettings,
+    private readonly config: ConnectorConfig,
     private readonly logger: ConsumerLogger = {},
-  ) {}
+  ) {
+    this.connections = new Connections(config);
+    this.ledger = new Ledger(config.ledger.schema);
+  }
 
   /** The FeedConsumer handler. */
   readonly handle = async (event: CloudEvent, context: EventContext): Promise<void> => {
-    if (context.kind === "AccessActivatedEvent") await this.activate(event.data.id, context.api);
-    else if (context.kind === "AccessDeactivatedEvent") await this.deactivate(event.data.id, context.api);
+    const accessId = event.data?.id;
+    if (typeof accessId !== "string") return;
+    try {
+      if (context.kind === "AccessActivatedEvent") await this.activate(accessId, context);
+      else if (context.kind === "AccessDeactivatedEvent") await this.deactivate(accessId, context);
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      // Steward itself did not answer: the event is handed over again when the consumer retries.
+      if (error instanceof FeedConsumerError && error.retryable) throw error;
+      this.logger.error?.("the event could not be handled; going on with the next one", { eventId: event.id, accessId, error: logDetail(error) });
+    }
   };
 
-  async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map(({ pool }) => pool.end()));
-    this.pools.clear();
-  }
+  /** Nothing stays open between events; kept so callers need not know that. */
+  async close(): Promise<void> {}
 
-  private async activate(accessId: string, api: StewardClient): Promise<void> {
-    const access = await getOrUndefined<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`);
+  private async activate(accessId: string, { api, signal }: EventContext): Promise<void> {
+    const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
     if (!access?.info.active) return; // ended or deleted since: nothing to grant
-    const product = await getOrUndefined<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`);
-    const port = product?.outputPorts?.find((p) => p.id === access.provider.outputPortId);
-    if (!product || port?.type !== "postgres") return; // not a port this connector serves
-    const report = (transition: string, body: Record<string, unknown>) =>
-      api.post(`/api/access/${encodeURIComponent(accessId)}/provisioning/${transition}`, { platform: "postgres", executor: EXECUTOR, ...body });
+    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
+    const port = product && findPort(product, access.provider.outputPortId);
+    if (!product || !port || portType(port) !== "postgres") return; // not a port this connector serves
+    const report = this.reporter(api, accessId, signal);
 
-    let grant: Grant;
-    let store: GrantStore;
+    let target: Target | Refusal;
     try {
-      grant = await this.grantFor(access, product, port, api);
-      store = this.storeFor(port);
+      target = decideTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
     } catch (error) {
-      await report("provisioning-failed", { diagnostics: diagnosticsOf(error) });
-      return;
+      if (!(error instanceof Refusal)) throw error;
+      target = error;
     }
-    // Already provisioned and recorded: a replay, or a second look at the same activation.
-    if (access.provisioning?.status === "provisioned" && (await store.has(accessId))) {
-      await store.grant(grant);
-      return;
-    }
-    await report("provisioning-started", {});
     try {
-      await store.grant(grant);
+      const previous = await this.withLedger(signal, (c) => this.ledger.find(c, accessId));
+      if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
+        // A replay of what is done already: make sure the privilege is there, report nothing.
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target));
+        return;
+      }
+      // The port moved (or is refused now): what was granted at the old place goes first.
+      if (previous) await this.revoke(accessId, previous, signal);
+      if (target instanceof Refusal) throw target;
+      await report("provisioning-started");
+      await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
+      try {
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target));
+      } catch (error) {
+        // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
+        if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
+        throw error;
+      }
+      this.logger.info?.("granted", { accessId, server: target.server, role: target.role, schema: target.schema, table: target.table });
+      await report("provisioning-succeeded", { reference: grantStatement(target) });
     } catch (error) {
-      this.logger.warn?.("granting failed", { accessId, role: grant.role, schema: grant.schema });
+      if (signal.aborted || error instanceof FeedConsumerError) throw error;
+      this.logger.warn?.("provisioning failed", { accessId, error: logDetail(error) });
       await report("provisioning-failed", { diagnostics: diagnosticsOf(error) });
-      return;
     }
-    this.logger.info?.("granted", { accessId, role: grant.role, schema: grant.schema, table: grant.table });
-    await report("provisioning-succeeded", { reference: grantStatement(grant) });
   }
 
-  private async deactivate(accessId: string, api: StewardClient): Promise<void> {
-    const access = await getOrUndefined<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`);
+  private async deactivate(accessId: string, { api, signal }: EventContext): Promise<void> {
+    const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
     if (access?.info.active) return; // active again since: keep the privileges
-    const product = access && (await getOrUndefined<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`));
-    const port = product?.outputPorts?.find((p) => p.id === access!.provider.outputPortId);
-    // A deleted access leaves no port to look at; the ledger of the configured database, and of
-    // every database this connector has written to since it started, know what it was granted.
-    const stores =
-      port?.type === "postgres" && hasServer(port)
-        ? [this.storeFor(port)]
-        : [...(this.settings.database ? [this.storeFor({ id: "", server: {} })] : []), ...[...this.pools.values()].map((p) => p.grants)];
-    const report = async (transition: string, body: Record<string, unknown>) => {
-      if (access) await api.post(`/api/access/${encodeURIComponent(accessId)}/provisioning/${transition}`, { platform: "postgres", executor: EXECUTOR, ...body });
-    };
-    let holder: GrantStore | undefined;
-    for (const store of stores) if (await store.has(accessId)) holder = store;
-    if (!holder) return; // nothing was granted here, or it was revoked already
-    await report("deprovisioning-started", {});
+    // A deleted access cannot be reported on; its grant is still revoked.
+    const report: Report = access ? this.reporter(api, accessId, signal) : async () => {};
+    let previous: Target | undefined;
     try {
-      const revoked = await holder.revoke(accessId);
-      this.logger.info?.("revoked", { accessId, role: revoked?.role, schema: revoked?.schema });
-      await report("deprovisioning-succeeded", { reference: revoked ? revokeStatement(revoked) : undefined });
+      previous = await this.withLedger(signal, (c) => this.ledger.find(c, accessId));
+      if (!previous) return; // nothing was granted, or it was revoked already
+      await report("deprovisioning-started");
+      await this.revoke(accessId, previous, signal);
     } catch (error) {
-      await report("deprovisioning-failed", { diagnostics: diagnosticsOf(error) });
+      if (signal.aborted || error instanceof FeedConsumerError) throw error;
+      this.logger.warn?.("deprovisioning failed", { accessId, error: logDetail(error) });
+      if (access?.provisioning) await report("deprovisioning-failed", { diagnostics: diagnosticsOf(error) });
+      return;
     }
+    this.logger.info?.("revoked", { accessId, server: previous.server, role: previous.role, schema: previous.schema, table: previous.table });
+    await report("deprovisioning-succeeded", { reference: revokeStatement(previous) });
   }
 
-  /** The consumer's role: the consuming data product's custom.postgresRole, else team_<team>, else the user's name. */
-  private async grantFor(access: AccessView, _product: ProductView, port: PortView, api: StewardClient): Promise<Grant> {
-    const schema = port.server?.schema;
-    if (!hasServer(port) || !schema) throw new ProvisioningProblem(`Output port '${port.id}' needs server.database and server.schema.`);
-    let role: string;
+  /** Revokes one ledger entry where it was granted, keeping what other accesses of the role still hold. */
+  private async revoke(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
+    if (!this.config.servers.has(target.server)) {
+      throw new Refusal(`The server '${target.server}' this access was granted on is no longer in the connector's configuration; the grant stays recorded until it is.`);
+    }
+    const remaining = await this.withLedger(signal, (c) => this.ledger.others(c, accessId, target));
+    await this.connections.with(target.server, signal, (c) => applyRevoke(c, target, remaining));
+    await this.withLedger(signal, (c) => this.ledger.remove(c, accessId));
+  }
+
+  /** The consumer's role, by the connector's scheme only: a team's, a consuming product's owner team's, or a user's. */
+  private async roleOf(access: AccessView, api: StewardClient, signal: AbortSignal): Promise<string> {
     const { dataProductId, teamId, userId } = access.consumer;
-    if (dataProductId !== undefined) {
-      const consumer = await getOrUndefined<ProductView>(api, `/api/dataproducts/${encodeURIComponent(dataProductId)}`);
-      if (!consumer) throw new ProvisioningProblem(`The consuming data product '${dataProductId}' no longer exists.`);
-      const configured = consumer.custom?.postgresRole;
-      role = typeof configured === "string" && configured !== "" ? configured : `team_${consumer.info.owner}`;
-    } else if (teamId !== undefined) {
-      role = `team_${teamId}`;
-    } else if (userId !== undefined) {
-      role = userId;
-    } else {
-      throw new ProvisioningProblem("The access names no consumer.");
+    if (typeof teamId === "string" && teamId !== "") return roleFor({ team: teamId });
+    if (typeof dataProductId === "string" && dataProductId !== "") {
+      const consumer = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(dataProductId)}`, signal);
+      const owner = consumer && productOwner(consumer);
+      if (!owner) throw new Refusal(`The consuming data product '${dataProductId}' no longer exists or names no owner team.`);
+      return roleFor({ team: owner });
     }
-    return { accessId: access.id, role, schema, table: port.server?.table ?? null };
+    if (typeof userId === "string" && userId !== "") return roleFor({ user: userId });
+    throw new Refusal("The access names no consumer.");
   }
 
-  private storeFor(port: PortView): GrantStore {
-    const server = port.server ?? {};
-    const config: pg.PoolConfig = {
-      host: server.host ?? this.settings.host,
-      port: server.port !== undefined ? Number(server.port) : this.settings.port,
-      database: server.database ?? this.settings.database,
-      user: this.settings.user,
-      password: this.settings.password,
-      ssl: this.settings.ssl,
-      max: 2,
+  private withLedger<T>(signal: AbortSignal, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    return this.connections.with(this.config.ledger.server, signal, work);
+  }
+
+  /** Reports a provisioning step; an answer Steward will not change its mind about (4xx) is logged, not fatal. */
+  private reporter(api: StewardClient, accessId: string, signal: AbortSignal): Report {
+    return async (transition, body = {}) => {
+      try {
+        await api.post(`/api/access/${encodeURIComponent(accessId)}/provisioning/${transition}`, { platform: "postgres", executor: EXECUTOR, ...body }, { signal });
+      } catch (error) {
+        if (signal.aborted || !(error instanceof FeedConsumerError) || error.retryable) throw error;
+        this.logger.warn?.(`reporting ${transition} was refused`, { accessId, error: error.message });
+      }
     };
-    const key = `${config.host}:${config.port}/${config.database}`;
-    let entry = this.pools.get(key);
-    if (!entry) {
-      const pool = new pg.Pool(config);
-      pool.on("error", () => {});
-      entry = { pool, grants: new GrantStore(pool, this.settings.ledgerSchema ?? "steward") };
-      this.pools.set(key, entry);
-    }
-    return entry.grants;
   }
 }
 
-function hasServer(port: PortView): boolean {
-  return typeof port.server?.database === "string" && port.server.database !== "";
-}
-
-async function getOrUndefined<T>(api: StewardClient, path: string): Promise<T | undefined> {
+async function read<T>(api: StewardClient, path: string, signal: AbortSignal): Promise<T | undefined> {
   try {
-    return await api.get<T>(path);
+    return await api.get<T>(path, { signal });
   } catch (error) {
-    if ((error as { status?: number }).status === 404) return undefined;
+    if (error instanceof FeedConsumerError && error.status === 404) return undefined;
     throw error;
   }
-}
-
-/** What went wrong, for the access's provisioning record: the database's words, never credentials. */
-function diagnosticsOf(error: unknown): Record<string, unknown> {
-  const e = error as { message?: string; code?: string };
-  return { message: e.message ?? String(error), ...(e.code ? { code: e.code } : {}) };
 }

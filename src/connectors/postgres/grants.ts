@@ -1,119 +1,45 @@
 import pg from "pg";
+import { inTransaction } from "./connections.js";
+import type { Target } from "./trust.js";
 
-/** What one access is granted: SELECT on one table, or on every table of a schema. */
-export interface Grant {
-  accessId: string;
-  role: string;
-  schema: string;
-  /** Absent: every table of the schema. */
-  table: string | null;
+/** The GRANT and REVOKE statements of the connector; every name is quoted by pg's own escaping. */
+
+const ident = pg.escapeIdentifier;
+
+function object(target: Pick<Target, "schema" | "table">): string {
+  return target.table === null ? `ALL TABLES IN SCHEMA ${ident(target.schema)}` : `${ident(target.schema)}.${ident(target.table)}`;
 }
 
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
+export function grantStatement(target: Target): string {
+  return `GRANT SELECT ON ${object(target)} TO ${ident(target.role)}`;
 }
 
-function target(grant: Pick<Grant, "schema" | "table">): string {
-  return grant.table === null ? `ALL TABLES IN SCHEMA ${quoteIdent(grant.schema)}` : `${quoteIdent(grant.schema)}.${quoteIdent(grant.table)}`;
+export function revokeStatement(target: Target): string {
+  return `REVOKE SELECT ON ${object(target)} FROM ${ident(target.role)}`;
 }
 
-export function grantStatement(grant: Grant): string {
-  return `GRANT SELECT ON ${target(grant)} TO ${quoteIdent(grant.role)}`;
+async function roleExists(client: pg.Client, role: string): Promise<boolean> {
+  return ((await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [role])).rowCount ?? 0) > 0;
 }
 
-export function revokeStatement(grant: Grant): string {
-  return `REVOKE SELECT ON ${target(grant)} FROM ${quoteIdent(grant.role)}`;
+/** Creates the role (NOLOGIN) if missing, and grants USAGE on the schema and SELECT on the object, in one transaction. */
+export async function applyGrant(client: pg.Client, target: Target): Promise<void> {
+  await inTransaction(client, async () => {
+    if (!(await roleExists(client, target.role))) await client.query(`CREATE ROLE ${ident(target.role)} NOLOGIN`);
+    await client.query(`GRANT USAGE ON SCHEMA ${ident(target.schema)} TO ${ident(target.role)}`);
+    await client.query(grantStatement(target));
+  });
 }
 
 /**
- * Grants and revokes in one target database. Each access's grant is recorded in a ledger table
- * in the same transaction as the GRANT itself, so the connector can revoke after the access is
- * deleted, replays change nothing, and two accesses that need the same privilege do not take it
- * from each other when one of them ends.
+ * Revokes `target`, then grants again what other accesses of the same role still hold in that
+ * schema (`remaining`, from the ledger), so ending one access never takes another's privilege.
  */
-export class GrantStore {
-  private ready?: Promise<void>;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly ledgerSchema: string,
-  ) {}
-
-  private get ledger(): string {
-    return `${quoteIdent(this.ledgerSchema)}.access_grants`;
-  }
-
-  private ensureLedger(): Promise<void> {
-    this.ready ??= (async () => {
-      await this.pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.ledgerSchema)}`);
-      await this.pool.query(
-        `CREATE TABLE IF NOT EXISTS ${this.ledger} (access_id text PRIMARY KEY, role text NOT NULL, schema_name text NOT NULL, table_name text, granted_at timestamptz NOT NULL DEFAULT now())`,
-      );
-    })().catch((error) => {
-      this.ready = undefined;
-      throw error;
-    });
-    return this.ready;
-  }
-
-  async grant(grant: Grant): Promise<void> {
-    await this.ensureLedger();
-    await this.inTransaction(async (client) => {
-      const exists = await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grant.role]);
-      if (exists.rowCount === 0) await client.query(`CREATE ROLE ${quoteIdent(grant.role)} NOLOGIN`);
-      await client.query(`GRANT USAGE ON SCHEMA ${quoteIdent(grant.schema)} TO ${quoteIdent(grant.role)}`);
-      await client.query(grantStatement(grant));
-      await client.query(
-        `INSERT INTO ${this.ledger} (access_id, role, schema_name, table_name) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (access_id) DO UPDATE SET role = excluded.role, schema_name = excluded.schema_name, table_name = excluded.table_name`,
-        [grant.accessId, grant.role, grant.schema, grant.table],
-      );
-    });
-  }
-
-  /** Revokes what the ledger says the access was granted; answers what was revoked, if anything. */
-  async revoke(accessId: string): Promise<Grant | undefined> {
-    await this.ensureLedger();
-    return this.inTransaction(async (client) => {
-      const found = await client.query<{ role: string; schema_name: string; table_name: string | null }>(
-        `DELETE FROM ${this.ledger} WHERE access_id = $1 RETURNING role, schema_name, table_name`,
-        [accessId],
-      );
-      const row = found.rows[0];
-      if (!row) return undefined;
-      const grant: Grant = { accessId, role: row.role, schema: row.schema_name, table: row.table_name };
-      const roleExists = await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grant.role]);
-      if (roleExists.rowCount === 0) return grant;
-      await client.query(revokeStatement(grant));
-      // Other accesses of the same role in the same schema keep what they were granted.
-      const others = await client.query<{ access_id: string; table_name: string | null }>(
-        `SELECT access_id, table_name FROM ${this.ledger} WHERE role = $1 AND schema_name = $2`,
-        [grant.role, grant.schema],
-      );
-      for (const other of others.rows) await client.query(grantStatement({ ...grant, accessId: other.access_id, table: other.table_name }));
-      if (others.rowCount === 0) await client.query(`REVOKE USAGE ON SCHEMA ${quoteIdent(grant.schema)} FROM ${quoteIdent(grant.role)}`);
-      return grant;
-    });
-  }
-
-  async has(accessId: string): Promise<boolean> {
-    await this.ensureLedger();
-    const result = await this.pool.query(`SELECT 1 FROM ${this.ledger} WHERE access_id = $1`, [accessId]);
-    return (result.rowCount ?? 0) > 0;
-  }
-
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+export async function applyRevoke(client: pg.Client, target: Target, remaining: readonly Target[]): Promise<void> {
+  await inTransaction(client, async () => {
+    if (!(await roleExists(client, target.role))) return;
+    await client.query(revokeStatement(target));
+    for (const other of remaining) await client.query(grantStatement(other));
+    if (remaining.length === 0) await client.query(`REVOKE USAGE ON SCHEMA ${ident(target.schema)} FROM ${ident(target.role)}`);
+  });
 }

@@ -1,0 +1,92 @@
+/**
+ * What the connector reads from the catalog, and the one place that knows how a data product
+ * document spells its output ports, their `server` and its owner (Data Product Specification and
+ * ODPS alike). Everything read here is chosen by a document author: it only ever selects entries
+ * of the operator's configuration, never a host or a role by itself.
+ */
+
+export interface AccessView {
+  id: string;
+  info: { active?: boolean };
+  provider: { dataProductId: string; outputPortId: string; teamId?: string | null };
+  consumer: { dataProductId?: string; teamId?: string; userId?: string };
+  provisioning?: { status?: string } | null;
+}
+
+interface CustomProperty {
+  property?: unknown;
+  value?: unknown;
+}
+
+export interface PortView {
+  id?: unknown;
+  name?: unknown;
+  version?: unknown;
+  type?: unknown;
+  server?: unknown;
+  customProperties?: unknown;
+}
+
+export interface ProductView {
+  id?: string;
+  apiVersion?: unknown;
+  kind?: unknown;
+  info?: { owner?: unknown };
+  team?: { name?: unknown };
+  domain?: unknown;
+  outputPorts?: unknown;
+  customProperties?: unknown;
+}
+
+/** Where a port says its data is: the server's name (its `host`) and the object in it. */
+export interface ServerReference {
+  name?: string;
+  database?: string;
+  schema?: string;
+  table?: string;
+}
+
+function isOdps(product: ProductView): boolean {
+  return product.kind === "DataProduct" && typeof product.apiVersion === "string";
+}
+
+function customProperty(holder: { customProperties?: unknown }, property: string): unknown {
+  if (!Array.isArray(holder.customProperties)) return undefined;
+  return (holder.customProperties as CustomProperty[]).find((p) => p && typeof p === "object" && p.property === property)?.value;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function ports(product: ProductView): PortView[] {
+  return Array.isArray(product.outputPorts) ? (product.outputPorts as unknown[]).filter((p): p is PortView => !!p && typeof p === "object") : [];
+}
+
+/** The output port an access names: `id` in DPS; `name@version`, or a `name` with one version, in ODPS. */
+export function findPort(product: ProductView, outputPortId: string): PortView | undefined {
+  const all = ports(product);
+  if (!isOdps(product)) return all.find((p) => p.id === outputPortId);
+  const exact = all.find((p) => `${String(p.name)}@${String(p.version)}` === outputPortId);
+  if (exact) return exact;
+  const named = all.filter((p) => p.name === outputPortId);
+  return named.length === 1 ? named[0] : undefined;
+}
+
+export function portType(port: PortView): string | undefined {
+  return text(port.type) ?? text(customProperty(port, "type"));
+}
+
+/** The port's `server` (or ODPS custom property `server`), reduced to the members the connector reads. */
+export function serverReference(port: PortView): ServerReference {
+  const server = port.server ?? customProperty(port, "server");
+  if (!server || typeof server !== "object" || Array.isArray(server)) return {};
+  const s = server as Record<string, unknown>;
+  return { name: text(s.host), database: text(s.database), schema: text(s.schema), table: text(s.table) };
+}
+
+/** The owner team's id: `info.owner` (DPS); `team.name`, else custom property `owner`, else `domain` (ODPS). */
+export function productOwner(product: ProductView): string | undefined {
+  if (!isOdps(product)) return text(product.info?.owner);
+  return text(product.team?.name) ?? text(customProperty(product, "owner")) ?? text(product.domain);
+}
