@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { request, startTestServer, type TestServer } from "../helpers/server.js";
 import { newOrg, until, type Org } from "./helpers.js";
 
 interface Consume {
@@ -99,6 +99,30 @@ describe("steward consume", { timeout: 90_000 }, () => {
     // The second run started after the third event and passed only the created team on.
     expect(lines(readFileSync(out, "utf8")).map((line) => JSON.parse(line).id)).toEqual([...events.slice(0, 3), events[4]].map((e) => e.id));
     expect(lines(readFileSync(`${out}.kinds`, "utf8"))).toEqual(["TeamCreatedEvent", "TeamUpdatedEvent", "TeamCreatedEvent", "TeamCreatedEvent"]);
+  });
+
+  it("escapes hostile ids in printed lines, and keeps the API key from --exec commands", async () => {
+    const org = await newOrg(t);
+    const hostile = "x\n2026-01-01T00:00:00Z TeamDeletedEvent forged 0\x1b[31m";
+    expect((await request(org.url, "PUT", `/api/teams/${encodeURIComponent(hostile)}`, { name: "h" }, { key: org.key })).status).toBe(200);
+    const [event] = await org.events();
+    const printer = start([...common(org)], { STEWARD_API_KEY: org.key });
+    await until(() => printer.stdout().endsWith("\n"), 30_000, "a printed event");
+    printer.child.kill("SIGINT");
+    expect(await printer.exited).toBe(0);
+    expect(printer.stdout()).toBe(`${event.time} TeamCreatedEvent x\\n2026-01-01T00:00:00Z\\x20TeamDeletedEvent\\x20forged\\x200\\x1b[31m ${event.id}\n`);
+
+    const envFile = join(dir, "exec-env");
+    const exec = start([...common(org), "--position-file", join(dir, "exec-env-position"), "--exec", `env > '${envFile}.tmp' && mv '${envFile}.tmp' '${envFile}'`], {
+      STEWARD_API_KEY: org.key,
+    });
+    await until(() => existsSync(envFile), 30_000, "the command's environment");
+    exec.child.kill("SIGTERM");
+    expect(await exec.exited).toBe(0);
+    const env = readFileSync(envFile, "utf8");
+    expect(env).toContain(`STEWARD_EVENT_ID=${event.id}`);
+    expect(env).toContain("STEWARD_EVENT_KIND=TeamCreatedEvent");
+    expect(env).not.toContain(org.key);
   });
 
   it("a failing --exec stops with exit 1 and the position file holds the event before it", async () => {
