@@ -29,7 +29,7 @@ const connection = (database: string) => ({
 const mainDb = url.pathname.slice(1);
 
 /** The operator's configuration: `warehouse` is this machine's test database, `archive` another database. */
-export const config = parseConnectorConfig({
+const config = parseConnectorConfig({
   servers: {
     warehouse: {
       connection: connection(mainDb),
