@@ -52,12 +52,19 @@ export function createServices(config: Config, database: Database, clock: Clock)
     }),
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
-    teams: new DocumentService(teamDefinition, database, events, clock),
+    teams: new DocumentService(
+      teamDefinition({
+        countOpenAccesses: (ex, organizationId, teamId) => accessRepository.countOpenForTeam(ex, organizationId, teamId, clock.now().toISOString()),
+      }),
+      database,
+      events,
+      clock,
+    ),
     connectors: new DocumentService(connectorDefinition, database, events, clock),
     dataProducts: new DocumentService(
       dataProductDefinition({
         async checkNotInUse(ex, organizationId, productId, portIds) {
-          const n = await accessRepository.countInUse(ex, organizationId, productId, portIds);
+          const n = await accessRepository.countOpenForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
           if (n > 0) {
             const what = portIds ? `output port(s) ${portIds.map((id) => `'${id}'`).join(", ")} of data product '${productId}'` : `data product '${productId}'`;
             throw conflict(`${n} access request(s) still use ${what}. Cancel or delete them first.`);

@@ -105,9 +105,10 @@ export class FeedService {
     }
   }
 
-  /** The newest events (of one subject, if given), oldest first, as a CloudEvents batch. */
+  /** The newest events (of one subject, if given), oldest first, as a CloudEvents batch with each principal's name. */
   async recent(organizationId: string, limit: number, subject?: string): Promise<string> {
-    return this.log.renderBatch(await this.log.readLatest(organizationId, limit, subject));
+    const rows = await this.log.readLatest(organizationId, limit, subject);
+    return this.log.renderBatch(rows, await this.log.principalNames(organizationId, rows.map((r) => r.principal)));
   }
 
   private serve(organizationId: string, rows: EventRow[]): string {

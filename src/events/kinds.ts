@@ -42,6 +42,9 @@ export interface EventExtras {
   status?: string;
 }
 
+/** The kinds that tell an access's history. */
+export const ACCESS_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => k.startsWith("Access"));
+
 export function isOutputPortKind(kind: EventKind): boolean {
   return kind.startsWith("OutputPort");
 }

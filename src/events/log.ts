@@ -6,6 +6,7 @@ import { nanoTimestamp, type Clock } from "../platform/clock.js";
 import type { DB, Database } from "../platform/database/index.js";
 import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
+import { principalNames } from "./principal-names.js";
 import { eventRepository, type EventRow } from "./repository.js";
 
 export const MAX_BATCH = 1000;
@@ -114,11 +115,21 @@ export class EventLog {
     return eventRepository.readLatest(this.database.db, organizationId, Math.min(limit, MAX_BATCH), subject);
   }
 
+  /** One resource's events of `kinds` since its latest `sinceKind` event, oldest first. */
+  async readHistory(organizationId: string, subject: string, kinds: readonly string[], sinceKind: string, offset: number, limit: number): Promise<EventRow[]> {
+    return eventRepository.readHistory(this.database.db, organizationId, subject, kinds, sinceKind, offset, Math.min(limit, MAX_BATCH));
+  }
+
+  /** Readable names of principals: a key's display name, a person's address (see principal-names.ts). */
+  async principalNames(organizationId: string, principals: Iterable<string>): Promise<Map<string, string>> {
+    return principalNames(this.database.db, organizationId, principals);
+  }
+
   /**
    * Renders a batch as a CloudEvents JSON array. Built as text: `data` is stored as JSON already,
    * and a feed replay serialises millions of envelopes.
    */
-  renderBatch(rows: EventRow[]): string {
+  renderBatch(rows: EventRow[], names?: Map<string, string>): string {
     const { appUrl, eventTypePrefix } = this.config;
     const source = JSON.stringify(appUrl);
     const parts = rows.map(
@@ -126,7 +137,10 @@ export class EventLog {
         `{"specversion":"1.0","id":"${row.id}","type":${JSON.stringify(`${eventTypePrefix}.${row.kind}`)},"source":${source},` +
         `"time":"${row.time}","subject":${JSON.stringify(row.subject)},"datacontenttype":"application/json",` +
         `"dataschema":${JSON.stringify(`${appUrl}/api/openapi.yaml#/components/schemas/${row.kind}`)},` +
-        `"principal":${JSON.stringify(row.principal)},"data":${row.data}}`,
+        `"principal":${JSON.stringify(row.principal)},` +
+        // Steward's own views (GET /api/events/recent) add a readable name; the feed never does.
+        (names ? `"principalName":${JSON.stringify(names.get(row.principal) ?? row.principal)},` : "") +
+        `"data":${row.data}}`,
     );
     return `[${parts.join(",")}]`;
   }

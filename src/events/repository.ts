@@ -67,6 +67,39 @@ export const eventRepository = {
       .execute();
   },
 
+  /**
+   * One resource's events of the given kinds, oldest first, from the latest `sinceKind` event on
+   * (so a resource deleted and created again under the same id starts a new history).
+   */
+  async readHistory(
+    db: Executor,
+    organizationId: string,
+    subject: string,
+    kinds: readonly string[],
+    sinceKind: string,
+    offset: number,
+    limit: number,
+  ): Promise<EventRow[]> {
+    const start = await db
+      .selectFrom("events")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .where("organization_id", "=", organizationId)
+      .where("subject", "=", subject)
+      .where("kind", "=", sinceKind)
+      .executeTakeFirst();
+    return db
+      .selectFrom("events")
+      .select(EVENT_COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("subject", "=", subject)
+      .where("kind", "in", kinds)
+      .where("seq", ">=", Number(start?.seq ?? 0))
+      .orderBy("seq")
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  },
+
   /** The newest events of an organization (of one subject, if given), oldest first. */
   async readLatest(db: Executor, organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
     const rows = await db

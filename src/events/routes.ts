@@ -11,6 +11,16 @@ const BATCH = {
   content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(CloudEventSchema, { maxItems: 1000 }) } },
 };
 
+const RecentEventSchema = Type.Composite(
+  [CloudEventSchema, Type.Object({ principalName: Type.String({ description: "Steward's views only: who caused it, for people (a key's display name, a person's address, Steward)." }) })],
+  { title: "RecentEvent" },
+);
+
+const RECENT_BATCH = {
+  description: "CloudEvents, each with the name of its principal",
+  content: { [CLOUDEVENTS_BATCH]: { schema: Type.Array(RecentEventSchema, { maxItems: 1000 }) } },
+};
+
 export function eventRoutes(app: App, feed: FeedService): void {
   app.get(
     "/api/events/recent",
@@ -19,14 +29,14 @@ export function eventRoutes(app: App, feed: FeedService): void {
         tags: ["events"],
         summary: "Read the most recent events",
         description:
-          "The organization's newest events (of one resource, with subject), oldest first: for activity views and a resource's history. " +
+          "The organization's newest events (of one resource, with subject), oldest first, each with principalName: for activity views. " +
           "To follow the feed from there, pass the last id as lastEventId to GET /api/events.",
         querystring: Type.Object({
           limit: Type.Optional(Type.String({ pattern: QUERY_COUNT, description: "How many: a whole number from 1 to 1000; 100 when absent.", examples: ["100"] })),
           subject: Type.Optional(SafeText({ minLength: 1, maxLength: 256, description: "Only events about this resource id." })),
         }),
         response: {
-          200: BATCH,
+          200: RECENT_BATCH,
           ...errors(),
         },
       },

@@ -19,6 +19,8 @@ export function personScope(role: "owner" | "member"): Principal["scope"] {
   return role === "owner" ? "organization" : "team";
 }
 
+export { accessPolicy } from "./access.js";
+
 export const policy = {
   /** List, add, change and remove the people of an organization. */
   manageMembers(p: Principal): void {
@@ -47,28 +49,5 @@ export const policy = {
     for (const owner of owners) {
       if (!actsFor(p, owner)) throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
     }
-  },
-
-  /** Create or cancel an access request: the consuming side. */
-  consumeAccess(p: Principal, consumerTeamId: string | null | undefined): void {
-    if (actsFor(p, consumerTeamId)) return;
-    throw forbidden(`A principal of ${who(p)} may request or cancel only accesses its team consumes.`);
-  },
-
-  /** Change an access request's other fields: either side of it. */
-  updateAccess(p: Principal, consumerTeamId: string | null | undefined, providerTeamId: string | null | undefined): void {
-    if (actsFor(p, consumerTeamId) || actsFor(p, providerTeamId)) return;
-    throw forbidden(`A principal of ${who(p)} may change only accesses its team consumes or provides.`);
-  },
-
-  /** Delete an access request outright (rather than cancel it). */
-  deleteAccess(p: Principal): void {
-    if (p.scope !== "organization") throw forbidden("Only organization-scoped principals may delete access requests; cancel it instead.");
-  },
-
-  /** Approve, reject or report provisioning of an access request: the providing side. */
-  provideAccess(p: Principal, providerTeamId: string | null | undefined): void {
-    if (actsFor(p, providerTeamId)) return;
-    throw forbidden(`A principal of ${who(p)} may decide on or provision only accesses its team provides.`);
   },
 };

@@ -81,25 +81,28 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     expect(await eventsOf(id)).toEqual(["Created", "Requested", "Rejected"]);
   });
 
-  it("cancel of an active access without a body: Canceled then Deactivated, ending now", async () => {
+  it("cancel of an active access without a body: stays approved, ends now, Canceled then Deactivated", async () => {
     const { id } = await request();
     await act(id, "approve");
     const res = await act(id, "cancel");
-    expect(res.body.info).toMatchObject({ status: "canceled", active: false, endDate: clock.now().toISOString() });
+    const now = clock.now().toISOString();
+    expect(res.body.info).toMatchObject({ status: "approved", active: false, endDate: now, canceledAt: now });
     expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated", "Canceled", "Deactivated"]);
   });
 
-  it("cancel of a request: Canceled only", async () => {
+  it("cancel of a request: 409, withdraw it by deleting it", async () => {
     const { id } = await request();
-    expect((await act(id, "cancel")).status).toBe(200);
-    expect(await eventsOf(id)).toEqual(["Created", "Requested", "Canceled"]);
+    const res = await act(id, "cancel");
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toContain("a request is withdrawn by deleting it");
+    expect(await eventsOf(id)).toEqual(["Created", "Requested"]);
   });
 
   it("cancel with a future end date keeps the access until then; the scheduler deactivates it", async () => {
     const { id } = await request();
     await act(id, "approve");
     const res = await act(id, "cancel", { endDate: "2026-03-05" });
-    expect(res.body.info).toMatchObject({ status: "canceled", active: true, endDate: "2026-03-05" });
+    expect(res.body.info).toMatchObject({ status: "approved", active: true, endDate: "2026-03-05", canceledAt: clock.now().toISOString() });
     expect(await eventsOf(id)).toEqual(["Created", "Requested", "Approved", "Activated", "Canceled"]);
     clock.set("2026-03-04T23:59:59.999Z");
     await tick();
@@ -108,7 +111,7 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     await tick();
     await tick();
     expect((await eventsOf(id)).slice(5)).toEqual(["Deactivated"]);
-    expect((await t.api("GET", `/api/access/${id}`)).body.info.active).toBe(false);
+    expect((await t.api("GET", `/api/access/${id}`)).body.info).toMatchObject({ status: "approved", active: false });
     clock.set("2026-03-01T09:00:00.000Z");
   });
 
@@ -135,29 +138,33 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     clock.set("2026-03-01T09:00:00.000Z");
   });
 
-  it("answers 409 naming the status for every illegal transition, and emits nothing", async () => {
+  it("answers 409 naming the stage and the rule for every illegal transition, and emits nothing", async () => {
+    const requested = (await request()).id;
     const approved = (await request()).id;
     await act(approved, "approve");
     const rejected = (await request()).id;
     await act(rejected, "reject");
     const canceled = (await request()).id;
+    await act(canceled, "approve");
     await act(canceled, "cancel");
     const cases: Array<[string, string, string]> = [
-      [approved, "approve", "approved"],
-      [approved, "reject", "approved"],
-      [rejected, "approve", "rejected"],
-      [rejected, "reject", "rejected"],
-      [rejected, "cancel", "rejected"],
-      [canceled, "approve", "canceled"],
-      [canceled, "reject", "canceled"],
-      [canceled, "cancel", "canceled"],
+      [requested, "cancel", "is requested"],
+      [approved, "approve", "is approved"],
+      [approved, "reject", "is approved"],
+      [rejected, "approve", "is closed"],
+      [rejected, "reject", "is closed"],
+      [rejected, "cancel", "is closed"],
+      [canceled, "approve", "is closed"],
+      [canceled, "reject", "is closed"],
+      [canceled, "cancel", "is closed"],
     ];
-    for (const [id, action, status] of cases) {
+    for (const [id, action, words] of cases) {
       const before = await eventsOf(id);
       const res = await act(id, action);
-      expect(res.status, `${action} on ${status}`).toBe(409);
+      expect(res.status, `${action}: ${words}`).toBe(409);
       expect(res.headers.get("content-type")).toMatch(/problem\+json/);
-      expect(res.body.detail).toContain(`is ${status}`);
+      expect(res.body.detail).toContain(words);
+      expect(res.body.detail).toContain("rule: ");
       expect(await eventsOf(id)).toEqual(before);
     }
     expect((await act("no-such-access", "approve")).status).toBe(404);
@@ -254,10 +261,11 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     expect((await t.api("POST", `/api/access/${mine.id}/provisioning/provisioning-started`, {}, { key: keys.marketing })).status).toBe(403);
     expect((await act(mine.id, "approve", undefined, keys.sales)).status).toBe(200);
     expect((await t.api("POST", `/api/access/${mine.id}/provisioning/provisioning-started`, {}, { key: keys.sales })).status).toBe(200);
-    expect((await act(mine.id, "cancel", undefined, keys.sales)).status).toBe(403);
     expect((await act(mine.id, "cancel", undefined, keys.finance)).status).toBe(403);
-    expect((await t.api("DELETE", `/api/access/${mine.id}`, undefined, { key: keys.marketing })).status).toBe(403);
+    expect((await t.api("DELETE", `/api/access/${mine.id}`, undefined, { key: keys.finance })).status).toBe(403);
+    expect((await act(mine.id, "cancel", { endDate: "2026-06-01" }, keys.sales)).status).toBe(200);
     expect((await act(mine.id, "cancel", undefined, keys.marketing)).status).toBe(200);
+    expect((await t.api("DELETE", `/api/access/${mine.id}`, undefined, { key: keys.marketing })).status).toBe(204);
 
     const toReject = await request({}, keys.marketing);
     expect((await act(toReject.id, "reject", undefined, keys.marketing)).status).toBe(403);
@@ -265,19 +273,34 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     expect((await t.api("GET", `/api/access/${toReject.id}`, undefined, { key: keys.finance })).status).toBe(200);
   });
 
-  it("lists with provider, consumer and status filters", async () => {
-    await request({ consumer: { teamId: "finance" } });
+  it("lists with the filters of §5: consumerType in any spelling, status, active, teams and data products", async () => {
+    const byTeam = (await request({ consumer: { teamId: "finance" } })).id;
     const ids = async (q: string) => (await t.api("GET", `/api/access${q}`)).body.map((a: any) => a.id);
     const all = await ids("");
     expect(all.length).toBeGreaterThan(10);
-    expect(await ids("?consumerType=team")).toEqual(expect.arrayContaining([`acc-${counter}`]));
-    expect((await ids("?consumerType=team")).every((id: string) => all.includes(id))).toBe(true);
-    expect(await ids("?consumerDataProductId=campaigns")).not.toContain(`acc-${counter}`);
-    expect((await ids("?providerDataProductId=orders")).length).toBe(all.length);
+    const docs = (await t.api("GET", "/api/access")).body as any[];
+    const where = (f: (a: any) => boolean) => docs.filter(f).map((a) => a.id);
+    for (const spelling of ["team", "TEAM", "Team"]) expect(await ids(`?consumerType=${spelling}`)).toEqual(where((a) => a.consumer.teamId !== undefined && a.consumer.dataProductId === undefined));
+    for (const spelling of ["dataproduct", "dataProduct", "DATAPRODUCT"]) expect(await ids(`?consumerType=${spelling}`)).toEqual(where((a) => a.consumer.dataProductId !== undefined));
+    expect(await ids("?consumerType=user")).toEqual(where((a) => a.consumer.userId !== undefined));
+    expect(await ids("?consumerType=team")).toContain(byTeam);
+    expect(await ids("?consumerDataProductId=campaigns")).not.toContain(byTeam);
+    expect(await ids("?providerDataProductId=orders")).toEqual(all);
     expect(await ids("?providerDataProductId=campaigns")).toEqual([]);
-    const rejected = (await t.api("GET", "/api/access?status=rejected")).body;
-    expect(rejected.every((a: any) => a.info.status === "rejected")).toBe(true);
-    expect((await t.api("GET", "/api/access?consumerType=robot")).status).toBe(400);
+    expect(await ids("?dataProductId=campaigns")).toEqual(where((a) => a.consumer.dataProductId === "campaigns"));
+    expect(await ids("?providerTeamId=sales")).toEqual(all);
+    expect(await ids("?providerTeamId=marketing")).toEqual([]);
+    expect(await ids("?consumerTeamId=finance")).toEqual(where((a) => a.consumer.teamId === "finance"));
+    expect(await ids("?consumerTeamId=marketing")).toEqual(where((a) => a.consumer.teamId === "marketing"));
+    for (const status of ["requested", "approved", "rejected"]) expect(await ids(`?status=${status}`)).toEqual(where((a) => a.info.status === status));
+    expect(await ids("?active=true")).toEqual(where((a) => a.info.active));
+    expect(await ids("?active=false")).toEqual(where((a) => !a.info.active));
+    expect(await ids("?status=approved&active=false&consumerType=dataproduct")).toEqual(where((a) => a.info.status === "approved" && !a.info.active && a.consumer.dataProductId));
+    for (const bad of ["consumerType=robot", "status=canceled", "active=yes"]) {
+      const res = await t.api("GET", `/api/access?${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
     const page = await t.api("GET", "/api/access?pageSize=3&p=1");
     expect(page.body.map((a: any) => a.id)).toEqual(all.slice(3, 6));
   });

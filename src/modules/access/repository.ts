@@ -1,25 +1,35 @@
-import type { Selectable } from "kysely";
-import type { DialectName, Executor } from "../../platform/database/index.js";
+import { type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import type { DB, DialectName, Executor } from "../../platform/database/index.js";
 import type { AccessesTable } from "../../platform/database/tables.js";
+import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";
 
-export type ConsumerType = "dataProduct" | "team" | "user";
+export type ConsumerType = AccessesTable["consumer_type"];
 
 /** An access as the service works with it: the document plus the columns queries need. */
 export interface AccessRecord {
   organizationId: string;
   id: string;
   status: AccessStatus;
-  granted: boolean;
+  canceledAt: string | null;
   active: boolean;
   startAt: string | null;
   endAt: string | null;
   providerDataProductId: string;
   providerOutputPortId: string;
-  providerTeamId: string;
+  providerProductRowId: number | null;
   consumerType: ConsumerType;
   consumerDataProductId: string | null;
+  consumerRowId: number | null;
+  /** The teams when the access was requested: shown when the product or team is gone. */
+  requestedProviderTeamId: string;
+  requestedConsumerTeamId: string | null;
+  /**
+   * The teams now, read through the catalog rows the access was requested against: the product's
+   * current owner; null when that product or team has been deleted since.
+   */
+  providerTeamId: string | null;
   consumerTeamId: string | null;
   doc: Access;
   provisioning: Provisioning | null;
@@ -30,27 +40,53 @@ export interface AccessRecord {
 export interface AccessListFilter {
   providerDataProductId?: string;
   consumerDataProductId?: string;
+  /** Either side's data product. */
+  dataProductId?: string;
+  providerTeamId?: string;
+  consumerTeamId?: string;
   consumerType?: ConsumerType;
-  status?: string;
+  status?: AccessStatus;
+  active?: boolean;
   offset: number;
   limit: number;
 }
 
-function toRecord(row: Selectable<AccessesTable>): AccessRecord {
+type Scope = ExpressionBuilder<DB & { a: AccessesTable; p: DB["resources"]; c: DB["resources"] }, "a" | "p" | "c">;
+
+/** The consumer's team now: the team itself, or the consuming data product's current owner. */
+const liveConsumerTeam = (eb: Scope) =>
+  eb.case().when("a.consumer_type", "=", "team").then(eb.ref("c.id")).when("a.consumer_type", "=", "dataProduct").then(eb.ref("c.owner_team_id")).else(null).end();
+
+function select(ex: Executor) {
+  return ex
+    .selectFrom("accesses as a")
+    .leftJoin("resources as p", "p.row_id", "a.provider_product_row_id")
+    .leftJoin("resources as c", "c.row_id", "a.consumer_row_id")
+    .selectAll("a")
+    .select((eb) => [eb.ref("p.owner_team_id").as("live_provider_team_id"), liveConsumerTeam(eb as Scope).as("live_consumer_team_id")]);
+}
+
+type Row = AccessesTable & { row_id: number; live_provider_team_id: string | null; live_consumer_team_id: string | null };
+
+function toRecord(row: Row): AccessRecord {
   return {
     organizationId: row.organization_id,
     id: row.id,
     status: row.status,
-    granted: row.granted === 1,
-    active: row.active === 1,
+    canceledAt: row.canceled_at,
+    active: Number(row.active) === 1,
     startAt: row.start_at,
     endAt: row.end_at,
     providerDataProductId: row.provider_data_product_id,
     providerOutputPortId: row.provider_output_port_id,
-    providerTeamId: row.provider_team_id,
+    providerProductRowId: row.provider_product_row_id,
     consumerType: row.consumer_type,
     consumerDataProductId: row.consumer_data_product_id,
-    consumerTeamId: row.consumer_team_id,
+    consumerRowId: row.consumer_row_id,
+    requestedProviderTeamId: row.provider_team_id,
+    requestedConsumerTeamId: row.consumer_team_id,
+    providerTeamId: row.live_provider_team_id,
+    consumerTeamId: row.live_consumer_team_id,
     doc: JSON.parse(row.doc) as Access,
     provisioning: row.provisioning === null ? null : (JSON.parse(row.provisioning) as Provisioning),
     createdAt: row.created_at,
@@ -63,16 +99,18 @@ function toRow(r: AccessRecord) {
     organization_id: r.organizationId,
     id: r.id,
     status: r.status,
-    granted: r.granted ? 1 : 0,
+    canceled_at: r.canceledAt,
     active: r.active ? 1 : 0,
     start_at: r.startAt,
     end_at: r.endAt,
     provider_data_product_id: r.providerDataProductId,
     provider_output_port_id: r.providerOutputPortId,
-    provider_team_id: r.providerTeamId,
+    provider_team_id: r.requestedProviderTeamId,
+    provider_product_row_id: r.providerProductRowId,
     consumer_type: r.consumerType,
     consumer_data_product_id: r.consumerDataProductId,
-    consumer_team_id: r.consumerTeamId,
+    consumer_team_id: r.requestedConsumerTeamId,
+    consumer_row_id: r.consumerRowId,
     doc: JSON.stringify(r.doc),
     provisioning: r.provisioning === null ? null : JSON.stringify(r.provisioning),
     created_at: r.createdAt,
@@ -80,23 +118,30 @@ function toRow(r: AccessRecord) {
   };
 }
 
-/** Statuses in which an access still depends on its data product and output port. */
-const IN_USE: AccessStatus[] = ["requested", "approved"];
+/**
+ * Not closed at `now` (lifecycle.ts `stageOf`): requested, or approved and not both canceled and
+ * past its end. Such an access still depends on its product, port and teams.
+ */
+const isOpen = (eb: ExpressionBuilder<DB & { a: AccessesTable }, "a">, now: string): Expression<SqlBool> =>
+  eb.or([
+    eb("a.status", "=", "requested"),
+    eb.and([eb("a.status", "=", "approved"), eb.or([eb("a.canceled_at", "is", null), eb("a.end_at", "is", null), eb("a.end_at", ">", now)])]),
+    eb("a.active", "=", 1),
+  ]);
 
+/** The only SQL over accesses. */
 export const accessRepository = {
   /**
    * One access. Inside a write transaction pass `{ lock: dialect }`: on PostgreSQL the row is
    * then locked until commit (SQLite has one writer and needs no lock).
    */
   async get(ex: Executor, organizationId: string, id: string, options: { lock?: DialectName } = {}): Promise<AccessRecord | undefined> {
-    const row = await ex
-      .selectFrom("accesses")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("id", "=", id)
-      .$if(options.lock === "postgres", (qb) => qb.forUpdate())
+    const row = await select(ex)
+      .where("a.organization_id", "=", organizationId)
+      .where("a.id", "=", id)
+      .$if(options.lock === "postgres", (qb) => qb.forUpdate("a"))
       .executeTakeFirst();
-    return row && toRecord(row);
+    return row && toRecord(row as Row);
   },
 
   async insert(ex: Executor, record: AccessRecord): Promise<void> {
@@ -113,54 +158,97 @@ export const accessRepository = {
   },
 
   async list(ex: Executor, organizationId: string, f: AccessListFilter): Promise<AccessRecord[]> {
-    const rows = await ex
-      .selectFrom("accesses")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .$if(f.providerDataProductId !== undefined, (qb) => qb.where("provider_data_product_id", "=", f.providerDataProductId!))
-      .$if(f.consumerDataProductId !== undefined, (qb) => qb.where("consumer_data_product_id", "=", f.consumerDataProductId!))
-      .$if(f.consumerType !== undefined, (qb) => qb.where("consumer_type", "=", f.consumerType!))
-      .$if(f.status !== undefined, (qb) => qb.where("status", "=", f.status as AccessStatus))
-      .orderBy("row_id")
+    const rows = await select(ex)
+      .where("a.organization_id", "=", organizationId)
+      .$if(f.providerDataProductId !== undefined, (qb) => qb.where("a.provider_data_product_id", "=", f.providerDataProductId!))
+      .$if(f.consumerDataProductId !== undefined, (qb) => qb.where("a.consumer_data_product_id", "=", f.consumerDataProductId!))
+      .$if(f.dataProductId !== undefined, (qb) =>
+        qb.where((eb) => eb.or([eb("a.provider_data_product_id", "=", f.dataProductId!), eb("a.consumer_data_product_id", "=", f.dataProductId!)])),
+      )
+      .$if(f.providerTeamId !== undefined, (qb) => qb.where("p.owner_team_id", "=", f.providerTeamId!))
+      .$if(f.consumerTeamId !== undefined, (qb) => qb.where((eb) => eb(liveConsumerTeam(eb as Scope), "=", f.consumerTeamId!)))
+      .$if(f.consumerType !== undefined, (qb) => qb.where("a.consumer_type", "=", f.consumerType!))
+      .$if(f.status !== undefined, (qb) => qb.where("a.status", "=", f.status!))
+      .$if(f.active !== undefined, (qb) => qb.where("a.active", "=", f.active ? 1 : 0))
+      .orderBy("a.row_id")
       .offset(f.offset)
       .limit(f.limit)
       .execute();
-    return rows.map(toRecord);
+    return rows.map((r) => toRecord(r as Row));
   },
 
-  /** Accesses that still depend on a data product (or on some of its output ports). */
-  async countInUse(ex: Executor, organizationId: string, dataProductId: string, outputPortIds?: string[]): Promise<number> {
+  /** The `resources.row_id` of a catalog document: which incarnation of that id an access refers to. */
+  async catalogRowId(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<number | undefined> {
+    const row = await ex
+      .selectFrom("resources")
+      .select("row_id")
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.row_id;
+  },
+
+  /** Open accesses that depend on a data product (or on some of its output ports) as provider. */
+  async countOpenForProduct(ex: Executor, organizationId: string, dataProductId: string, now: string, outputPortIds?: string[]): Promise<number> {
     if (outputPortIds !== undefined && outputPortIds.length === 0) return 0;
     const row = await ex
-      .selectFrom("accesses")
+      .selectFrom("accesses as a")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("organization_id", "=", organizationId)
-      .where("provider_data_product_id", "=", dataProductId)
-      .$if(outputPortIds !== undefined, (qb) => qb.where("provider_output_port_id", "in", outputPortIds!))
-      .where((eb) => eb.or([eb("status", "in", IN_USE), eb("active", "=", 1)]))
+      .where("a.organization_id", "=", organizationId)
+      .where("a.provider_data_product_id", "=", dataProductId)
+      .$if(outputPortIds !== undefined, (qb) => qb.where("a.provider_output_port_id", "in", outputPortIds!))
+      .where((eb) => isOpen(eb, now))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
+  /** Open accesses a team provides (owns the product of) or consumes, as the catalog stands now. */
+  async countOpenForTeam(ex: Executor, organizationId: string, teamId: string, now: string): Promise<number> {
+    const row = await ex
+      .selectFrom("accesses as a")
+      .leftJoin("resources as p", "p.row_id", "a.provider_product_row_id")
+      .leftJoin("resources as c", "c.row_id", "a.consumer_row_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("a.organization_id", "=", organizationId)
+      .where((eb) => eb.or([eb("p.owner_team_id", "=", teamId), eb(liveConsumerTeam(eb as Scope), "=", teamId)]))
+      .where((eb) => isOpen(eb as never, now))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** Organizations with accesses whose active flag is out of date at `now` (see `dueIn`). */
+  async dueOrganizations(ex: Executor, now: string, limit: number): Promise<string[]> {
+    const rows = await ex.selectFrom("accesses as a").select("a.organization_id").where((eb) => isDue(eb, now)).groupBy("a.organization_id").limit(limit).execute();
+    return rows.map((r) => r.organization_id);
+  },
+
   /**
-   * Accesses whose active flag is out of date at `now`: granted ones whose window has opened,
-   * and active ones whose window has closed. Across all organizations, oldest first.
+   * Up to `limit` accesses of one organization whose active flag is out of date at `now`:
+   * approved ones whose window has opened, active ones whose window has closed. Inside a write
+   * transaction on PostgreSQL the rows are locked, skipping those another process holds, so
+   * several schedulers share the work instead of queueing behind one another.
    */
-  async due(ex: Executor, now: string, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
-    const starting = ex
-      .selectFrom("accesses")
-      .select(["organization_id", "id", "row_id"])
-      .where("active", "=", 0)
-      .where("granted", "=", 1)
-      .where("status", "in", ["approved", "canceled"])
-      .where((eb) => eb.or([eb("start_at", "is", null), eb("start_at", "<=", now)]))
-      .where((eb) => eb.or([eb("end_at", "is", null), eb("end_at", ">", now)]));
-    const ending = ex
-      .selectFrom("accesses")
-      .select(["organization_id", "id", "row_id"])
-      .where("active", "=", 1)
-      .where((eb) => eb.or([eb("end_at", "<=", now), eb("start_at", ">", now)]));
-    const rows = await starting.unionAll(ending).orderBy("row_id").limit(limit).execute();
-    return rows.map((r) => ({ organizationId: r.organization_id, id: r.id }));
+  async dueIn(ex: Executor, dialect: DialectName, organizationId: string, now: string, limit: number): Promise<AccessRecord[]> {
+    const rows = await select(ex)
+      .where("a.organization_id", "=", organizationId)
+      .where((eb) => isDue(eb as never, now))
+      .orderBy("a.row_id")
+      .limit(limit)
+      .$if(dialect === "postgres", (qb) => qb.forUpdate("a").skipLocked())
+      .execute();
+    return rows.map((r) => toRecord(r as Row));
   },
 };
+
+function isDue(eb: ExpressionBuilder<DB & { a: AccessesTable }, "a">, now: string): Expression<SqlBool> {
+  const windowOpen = eb.and([
+    eb.or([eb("a.start_at", "is", null), eb("a.start_at", "<=", now)]),
+    eb.or([eb("a.end_at", "is", null), eb("a.end_at", ">", now)]),
+  ]);
+  return eb.or([
+    eb.and([eb("a.active", "=", 0), eb("a.status", "=", "approved"), windowOpen]),
+    eb.and([eb("a.active", "=", 1), eb.or([eb("a.status", "!=", "approved"), eb.not(windowOpen)])]),
+  ]);
+}
+

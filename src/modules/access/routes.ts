@@ -4,8 +4,20 @@ import type { Config } from "../../platform/config.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
 import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
-import { PROVISIONING_TRANSITIONS, type AccessAction } from "./lifecycle.js";
-import { AccessSchema, CancelSchema, ProvisioningReportSchema, ProvisioningSchema, type Access, type Provisioning } from "./shapes.js";
+import { badRequest } from "../../platform/errors.js";
+import { ACCESS_STATUSES, PROVISIONING_TRANSITIONS } from "./lifecycle.js";
+import type { ConsumerType } from "./repository.js";
+import {
+  AccessSchema,
+  CancelSchema,
+  DecisionSchema,
+  HistoryEntrySchema,
+  ProvisioningReportSchema,
+  ProvisioningSchema,
+  type Access,
+  type Comment,
+  type Provisioning,
+} from "./shapes.js";
 import type { AccessService } from "./service.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
@@ -20,20 +32,31 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
       schema: {
         tags,
         summary: "List access requests",
+        description: "In creation order. Teams are matched as the catalog stands now: the provider product's owner, the consuming team or consumer product's owner.",
         querystring: Type.Object({
           ...PageQuery,
-          providerDataProductId: Type.Optional(Type.String()),
-          consumerDataProductId: Type.Optional(Type.String()),
-          consumerType: Type.Optional(Type.Union([Type.Literal("dataProduct"), Type.Literal("team"), Type.Literal("user")])),
-          status: Type.Optional(Type.Union(["requested", "approved", "rejected", "canceled"].map((s) => Type.Literal(s)))),
+          providerDataProductId: Type.Optional(Type.String({ description: "Only accesses to this data product." })),
+          consumerDataProductId: Type.Optional(Type.String({ description: "Only accesses this data product consumes." })),
+          dataProductId: Type.Optional(Type.String({ description: "Only accesses with this data product on either side." })),
+          providerTeamId: Type.Optional(Type.String({ description: "Only accesses this team provides." })),
+          consumerTeamId: Type.Optional(Type.String({ description: "Only accesses this team consumes, itself or through its data products." })),
+          consumerType: Type.Optional(Type.String({ description: "team, dataproduct or user, in any letter case." })),
+          status: Type.Optional(Type.Union(ACCESS_STATUSES.map((s) => Type.Literal(s)))),
+          active: Type.Optional(Type.Union([Type.Literal("true"), Type.Literal("false")])),
         }),
         response: { 200: Type.Array(AccessSchema), ...errors() },
       },
     },
     async (request, reply) => {
-      const { p, pageSize, ...filter } = request.query;
+      const { p, pageSize, consumerType, active, ...filter } = request.query;
       const { page, size, offset } = pageWindow({ p, pageSize });
-      const rows = await access.list(principalOf(request), { ...filter, offset, limit: size + 1 });
+      const rows = await access.list(principalOf(request), {
+        ...filter,
+        consumerType: consumerType === undefined ? undefined : consumerTypeFilter(consumerType),
+        active: active === undefined ? undefined : active === "true",
+        offset,
+        limit: size + 1,
+      });
       return sendPage(request, reply, rows, size, page);
     },
   );
@@ -89,26 +112,71 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
     },
   );
 
-  const actions: Array<[AccessAction, string]> = [
-    ["approve", "Approve a requested access (activates it when its start date has come)"],
-    ["reject", "Reject a requested access"],
-    ["cancel", "Cancel an access: it ends now, or at the endDate given"],
-  ];
-  for (const [action, summary] of actions) {
-    app.post(
-      `/api/access/:id/${action}`,
-      {
-        schema: {
-          tags,
-          summary,
-          params: IdParams,
-          ...(action === "cancel" ? { body: CancelSchema } : {}),
-          response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
-        },
+  app.get(
+    "/api/access/:id/history",
+    {
+      schema: {
+        tags,
+        summary: "Read an access's history",
+        description: "Its events since it was created, oldest first: kind, time, who (principal and a readable principalName) and the comment given.",
+        params: IdParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(HistoryEntrySchema), ...errors(404) },
       },
-      async (request: WithId) => access.act(principalOf(request), request.params.id, action, (request.body ?? {}) as { endDate?: string }),
-    );
-  }
+    },
+    async (request, reply) => {
+      const { page, size, offset } = pageWindow(request.query);
+      const rows = await access.history(principalOf(request), request.params.id, offset, size + 1);
+      return sendPage(request, reply, rows, size, page);
+    },
+  );
+
+  app.post(
+    "/api/access/:id/approve",
+    {
+      schema: {
+        tags,
+        summary: "Approve a requested access",
+        description: "For the provider side. The access activates at once when its start date is absent or reached.",
+        params: IdParams,
+        body: DecisionSchema,
+        response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
+      },
+    },
+    async (request: WithId) => access.approve(principalOf(request), request.params.id, (request.body as Comment | null)?.comment),
+  );
+
+  app.post(
+    "/api/access/:id/reject",
+    {
+      schema: {
+        tags,
+        summary: "Reject a requested access",
+        description: "For the provider side. A rejected access is closed: it never changes again.",
+        params: IdParams,
+        body: DecisionSchema,
+        response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
+      },
+    },
+    async (request: WithId) => access.reject(principalOf(request), request.params.id, (request.body as Comment | null)?.comment),
+  );
+
+  app.post(
+    "/api/access/:id/cancel",
+    {
+      schema: {
+        tags,
+        summary: "Cancel an approved access",
+        description:
+          "For either side. The access stays approved and ends at endDate, or now without one (never later than an end it already has); info.canceledAt is set. " +
+          "A request that is not yet approved is withdrawn with DELETE.",
+        params: IdParams,
+        body: CancelSchema,
+        response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
+      },
+    },
+    async (request: WithId) => access.cancel(principalOf(request), request.params.id, (request.body ?? {}) as { endDate?: string; comment?: string }),
+  );
 
   app.post(
     "/api/access/:id/provisioning/:transition",
@@ -145,4 +213,12 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
     },
     async (request: WithId) => access.putProvisioning(principalOf(request), request.params.id, request.body as Provisioning),
   );
+}
+
+/** The reference product spells it `dataproduct`; any letter case is accepted. */
+function consumerTypeFilter(text: string): ConsumerType {
+  const types: Record<string, ConsumerType> = { team: "team", dataproduct: "dataProduct", user: "user" };
+  const type = types[text.toLowerCase()];
+  if (type === undefined) throw badRequest(`consumerType '${text}' is not one of team, dataproduct or user.`, [{ field: "consumerType", message: "must be team, dataproduct or user" }]);
+  return type;
 }

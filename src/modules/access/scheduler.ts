@@ -1,16 +1,22 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { accessRepository } from "./repository.js";
 import type { AccessService } from "./service.js";
 
-const BATCH = 200;
+/** Accesses brought up to date per transaction: small enough that one slice never holds the event loop for long. */
+export const SLICE = 50;
+const ORGANIZATIONS_PER_ROUND = 100;
 
 /**
- * Activates accesses whose start date has come and deactivates those whose end date has passed.
- * Every Steward process runs one; each due access is brought up to date in its own transaction
- * under a row lock (AccessService.refresh), so a transition happens once however many processes
- * see it. On start it catches up on everything that fell due while no process was running.
+ * Activates accesses whose start date has come and deactivates those whose end date has passed,
+ * as the system. Every Steward process runs one. Due accesses are taken in slices, one
+ * organization and one transaction at a time, locked with SKIP LOCKED on PostgreSQL, and each is
+ * re-checked under its lock (AccessService.refreshDue), so a transition happens once however many
+ * processes run. Between slices the scheduler yields to the event loop, so thousands of accesses
+ * falling due at once never stop requests from being served (on SQLite the queries run on the
+ * main thread). On start it catches up on everything that fell due while no process was running.
  */
 export class AccessScheduler {
   private timer?: NodeJS.Timeout;
@@ -36,17 +42,25 @@ export class AccessScheduler {
     await this.running;
   }
 
-  /** One pass: everything due at the clock's now. */
+  /** One pass: everything due at the clock's now, slice by slice. Answers how many accesses changed. */
   async tick(): Promise<number> {
     let handled = 0;
     for (;;) {
-      const due = await accessRepository.due(this.database.db, this.clock.now().toISOString(), BATCH);
-      for (const { organizationId, id } of due) {
-        if (this.stopped) return handled;
-        await this.access.refresh(organizationId, id);
-        handled++;
+      const organizations = await accessRepository.dueOrganizations(this.database.db, this.clock.now().toISOString(), ORGANIZATIONS_PER_ROUND);
+      let progressed = false;
+      for (const organizationId of organizations) {
+        for (;;) {
+          if (this.stopped) return handled;
+          const changed = await this.access.refreshDue(organizationId, SLICE);
+          await yieldToEventLoop();
+          handled += changed;
+          if (changed > 0) progressed = true;
+          // Fewer than a full slice: this organization is done, or another process holds the rest.
+          if (changed < SLICE) break;
+        }
       }
-      if (due.length < BATCH) return handled;
+      // Nothing changed this round: what is still due is locked by another process; next tick.
+      if (!progressed) return handled;
     }
   }
 

@@ -1,48 +1,26 @@
 import { isDeepStrictEqual } from "node:util";
 import { v7 as uuidv7 } from "uuid";
-import type { Transaction } from "kysely";
-import type { Actor, Emit, EventLog } from "../../events/log.js";
+import { ACCESS_EVENT_KINDS } from "../../events/kinds.js";
+import type { Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
-import type { DB, Database } from "../../platform/database/index.js";
-import { conflict, invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
-import { policy } from "../../policies/index.js";
-import { resourceRepository } from "../shared/resource-repository.js";
-import type { DataProduct } from "../dataproducts/shapes.js";
-import { isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, TRANSITIONS, type AccessAction } from "./lifecycle.js";
-import { accessRepository, type AccessListFilter, type AccessRecord, type ConsumerType } from "./repository.js";
-import type { Access, Provisioning, ProvisioningReport } from "./shapes.js";
+import type { Database } from "../../platform/database/index.js";
+import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
+import { accessPolicy } from "../../policies/access.js";
+import { fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
+import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
+import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
+import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 
-/** What a request body resolves to once its references are checked. */
-interface Resolved {
-  startAt: string | null;
-  endAt: string | null;
-  providerTeamId: string;
-  dataContractId: string | null;
-  autoApprove: boolean;
-  consumerType: ConsumerType;
-  consumerDataProductId: string | null;
-  consumerTeamId: string | null;
-}
+type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
+/** The use cases of access requests. Who may do what, and when, is lifecycle.ts's table. */
 export class AccessService {
   constructor(
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
   ) {}
-
-  /** The access as clients see it: the stored document with its current state filled in. */
-  present(r: AccessRecord): Access {
-    const { provisioning: _ignored, ...doc } = r.doc;
-    return {
-      ...doc,
-      id: r.id,
-      info: { ...doc.info, status: r.status, active: r.active },
-      provider: { ...doc.provider, teamId: r.providerTeamId, dataContractId: (doc.provider.dataContractId as string | null | undefined) ?? null },
-      ...(r.provisioning ? { provisioning: r.provisioning } : {}),
-    };
-  }
 
   /** Creates (POST: `id` undefined, a UUID is made) or upserts (PUT) an access request. */
   async put(p: Principal, id: string | undefined, body: Record<string, unknown>): Promise<{ access: Access; created: boolean }> {
@@ -55,95 +33,115 @@ export class AccessService {
     const accessId = id ?? uuidv7();
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
-      const input = withoutReadOnly(body, accessId);
-      const resolved = await this.resolve(trx, p.organizationId, input);
+      const input = readBody(body, accessId);
       const now = this.clock.now().toISOString();
-      const doc: Access = {
-        ...input,
-        provider: { ...input.provider, teamId: resolved.providerTeamId, dataContractId: resolved.dataContractId },
-      };
-      if (existing === undefined) {
-        policy.consumeAccess(p, resolved.consumerTeamId);
-        const record: AccessRecord = {
-          organizationId: p.organizationId,
-          id: accessId,
-          status: "requested",
-          granted: false,
-          active: false,
-          startAt: resolved.startAt,
-          endAt: resolved.endAt,
-          providerDataProductId: input.provider.dataProductId,
-          providerOutputPortId: input.provider.outputPortId,
-          providerTeamId: resolved.providerTeamId,
-          consumerType: resolved.consumerType,
-          consumerDataProductId: resolved.consumerDataProductId,
-          consumerTeamId: resolved.consumerTeamId,
-          doc,
-          provisioning: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        emit("AccessCreatedEvent", accessId);
-        emit("AccessRequestedEvent", accessId);
-        if (resolved.autoApprove || (resolved.consumerTeamId !== null && resolved.consumerTeamId === resolved.providerTeamId)) {
-          record.status = "approved";
-          record.granted = true;
-          emit("AccessApprovedEvent", accessId);
-        }
-        this.syncActive(record, emit, now);
-        await accessRepository.insert(trx, record);
-        return { access: this.present(record), created: true };
-      }
+      if (existing !== undefined) return { access: present(await this.update(p, existing, input, emit, now, trx)), created: false };
 
-      policy.updateAccess(p, existing.consumerTeamId, existing.providerTeamId);
-      const fixed: FieldViolation[] = [];
-      if (!isDeepStrictEqual(pickConsumer(existing.doc.consumer), pickConsumer(input.consumer))) {
-        fixed.push({ field: "consumer", message: "cannot change once the access is requested; request a new access instead" });
+      const violations: FieldViolation[] = [];
+      const resolved = await resolveNew(trx, p.organizationId, input, violations);
+      if (!resolved) throw invalid("The access request is not valid.", violations);
+      accessPolicy.request(p, resolved.consumerTeamId);
+      const record: AccessRecord = {
+        organizationId: p.organizationId,
+        id: accessId,
+        status: "requested",
+        canceledAt: null,
+        active: false,
+        startAt: resolved.startAt,
+        endAt: resolved.endAt,
+        providerDataProductId: input.provider.dataProductId,
+        providerOutputPortId: input.provider.outputPortId,
+        providerProductRowId: resolved.providerProductRowId,
+        consumerType: resolved.consumerType,
+        consumerDataProductId: resolved.consumerDataProductId,
+        consumerRowId: resolved.consumerRowId,
+        requestedProviderTeamId: resolved.providerTeamId,
+        requestedConsumerTeamId: resolved.consumerTeamId,
+        providerTeamId: resolved.providerTeamId,
+        consumerTeamId: resolved.consumerTeamId,
+        doc: resolved.doc,
+        provisioning: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      for (const kind of ACTION_EVENTS.create) emit(kind, accessId);
+      if (approvedOnCreation(resolved)) {
+        record.status = "approved";
+        for (const kind of ACTION_EVENTS.approve) emit(kind, accessId);
       }
-      for (const key of ["dataProductId", "outputPortId"] as const) {
-        if (existing.doc.provider[key] !== input.provider[key]) fixed.push({ field: `provider.${key}`, message: "cannot change once the access is requested" });
-      }
-      if (fixed.length > 0) throw invalid("An access request's provider and consumer are fixed.", fixed);
-      if (isDeepStrictEqual(existing.doc, doc)) return { access: this.present(existing), created: false };
-      const record: AccessRecord = { ...existing, doc, startAt: resolved.startAt, endAt: resolved.endAt, updatedAt: now };
-      emit("AccessUpdatedEvent", accessId);
-      this.syncActive(record, emit, now);
-      await accessRepository.update(trx, record);
-      return { access: this.present(record), created: false };
+      syncActive(record, emit, now);
+      await accessRepository.insert(trx, record);
+      return { access: present(record), created: true };
     });
   }
 
   async get(p: Principal, id: string): Promise<Access> {
-    return this.present(await this.find(p.organizationId, id));
+    return present(await this.find(p.organizationId, id));
   }
 
   async list(p: Principal, filter: AccessListFilter): Promise<Access[]> {
     const records = await accessRepository.list(this.database.db, p.organizationId, filter);
-    return records.map((r) => this.present(r));
+    return records.map(present);
   }
 
-  async act(p: Principal, id: string, action: AccessAction, body: { endDate?: string } = {}): Promise<Access> {
-    const record = await this.change(p, id, async (record, emit, now) => {
-      if (action === "cancel") policy.consumeAccess(p, record.consumerTeamId);
-      else policy.provideAccess(p, record.providerTeamId);
-      const transition = TRANSITIONS[action];
-      if (!transition.from.includes(record.status)) {
-        throw conflict(`Access '${id}' is ${record.status}; ${action} is possible only while it is ${transition.from.join(" or ")}.`);
-      }
-      if (action === "cancel") this.applyCancelEnd(record, body.endDate, now);
-      record.status = transition.to;
-      if (action === "approve") record.granted = true;
-      emit(transition.event, id);
-      this.syncActive(record, emit, now);
+  /** The access's events since it was (last) created, oldest first, with who caused each by name. */
+  async history(p: Principal, id: string, offset: number, limit: number): Promise<HistoryEntry[]> {
+    await this.find(p.organizationId, id);
+    const rows = await this.events.readHistory(p.organizationId, id, ACCESS_EVENT_KINDS, "AccessCreatedEvent", offset, limit);
+    const names = await this.events.principalNames(p.organizationId, rows.map((r) => r.principal));
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      time: r.time,
+      principal: r.principal,
+      principalName: names.get(r.principal) ?? r.principal,
+      comment: r.comment,
+      data: JSON.parse(r.data) as Record<string, unknown>,
+    }));
+  }
+
+  /** The provider side approves a requested access; it activates at once when its window is open. */
+  async approve(p: Principal, id: string, comment?: string): Promise<Access> {
+    return this.change(p, id, "approve", (record, emit) => {
+      record.status = "approved";
+      emit("AccessApprovedEvent", id, undefined, comment);
     });
-    return this.present(record);
+  }
+
+  /** The provider side rejects a requested access, which closes it. */
+  async reject(p: Principal, id: string, comment?: string): Promise<Access> {
+    return this.change(p, id, "reject", (record, emit) => {
+      record.status = "rejected";
+      emit("AccessRejectedEvent", id, undefined, comment);
+    });
+  }
+
+  /**
+   * Either side cancels an approved access: it stays approved and ends at the given date or now,
+   * never later than an end it already has.
+   */
+  async cancel(p: Principal, id: string, body: { endDate?: string; comment?: string }): Promise<Access> {
+    let end: string | null = null;
+    if (body.endDate !== undefined) {
+      end = parseInstant(body.endDate);
+      if (end === null) throw invalid("The end date is not a date.", [{ field: "endDate", message: "must be an ISO 8601 date-time or date" }]);
+    }
+    return this.change(p, id, "cancel", (record, emit, now) => {
+      const at = end ?? now;
+      if (record.endAt === null || at < record.endAt) {
+        record.endAt = at;
+        record.doc = { ...record.doc, info: { ...record.doc.info, endDate: body.endDate ?? now } };
+      }
+      record.canceledAt ??= now;
+      emit("AccessCanceledEvent", id, undefined, body.comment);
+    });
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     await this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
-      policy.deleteAccess(p);
+      accessPolicy.act(p, record, "delete", stageOf(record, this.clock.now().toISOString()));
       if (record.active) emit("AccessDeactivatedEvent", id);
       emit("AccessDeletedEvent", id);
       await accessRepository.delete(trx, p.organizationId, id);
@@ -153,13 +151,13 @@ export class AccessService {
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
     if (!transition) throw new Problem(400, `Unknown provisioning transition '${transitionName}'.`);
-    const record = await this.change(p, id, async (record, emit, now) => {
-      policy.provideAccess(p, record.providerTeamId);
+    let result: Provisioning | null = null;
+    await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const given = Object.fromEntries(Object.entries(report).filter(([, v]) => v !== undefined));
-      record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
+      result = record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
       emit(transition.event, id, { status: transition.status });
     });
-    return record.provisioning!;
+    return result!;
   }
 
   async getProvisioning(p: Principal, id: string): Promise<Provisioning> {
@@ -169,27 +167,63 @@ export class AccessService {
   }
 
   async putProvisioning(p: Principal, id: string, provisioning: Provisioning): Promise<Provisioning> {
-    const record = await this.change(p, id, async (record, emit, now) => {
-      policy.provideAccess(p, record.providerTeamId);
+    let result: Provisioning | null = null;
+    await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const previous = record.provisioning?.status;
-      record.provisioning = { ...provisioning, updatedAt: now };
+      result = record.provisioning = { ...provisioning, updatedAt: now };
       if (previous !== provisioning.status) emit(provisioningTransitionFor(provisioning.status).event, id, { status: provisioning.status });
     });
-    return record.provisioning!;
+    return result!;
   }
 
   /**
-   * Brings an access's active flag up to date with the clock, emitting Activated or Deactivated.
-   * Used by the scheduler. The row lock and the re-check inside the transaction make each
-   * transition happen once even when several processes look at the same access.
+   * Brings up to `limit` due accesses of one organization up to date with the clock, in one
+   * transaction, as the system. Answers how many it changed. Rows are locked (PostgreSQL) and
+   * each one re-checked, so a transition happens once however many processes look at it.
    */
-  async refresh(organizationId: string, id: string): Promise<void> {
-    await this.events.transaction({ organizationId }, async (trx, emit) => {
-      const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
-      if (!record) return;
+  async refreshDue(organizationId: string, limit: number): Promise<number> {
+    return this.events.transaction({ organizationId }, async (trx, emit) => {
       const now = this.clock.now().toISOString();
-      if (this.syncActive(record, emit, now)) await accessRepository.update(trx, { ...record, updatedAt: now });
+      const due = await accessRepository.dueIn(trx, this.database.dialect, organizationId, now, limit);
+      let changed = 0;
+      for (const record of due) {
+        if (!syncActive(record, emit, now)) continue;
+        record.updatedAt = now;
+        await accessRepository.update(trx, record);
+        changed++;
+      }
+      return changed;
     });
+  }
+
+  /** A PUT to an existing access: which members changed decides which rule applies. */
+  private async update(p: Principal, existing: AccessRecord, input: Access, emit: Emit, now: string, trx: Parameters<typeof accessRepository.update>[0]): Promise<AccessRecord> {
+    accessPolicy.party(p, existing);
+    const fixed = fixedViolations(existing, input);
+    if (fixed.length > 0) throw invalid("An access's provider and consumer never change after it is requested.", fixed);
+    const { dataContractId, dataContractVersion } = existing.doc.provider;
+    const doc: Access = {
+      ...input,
+      provider: { ...input.provider, ...(dataContractId != null ? { dataContractId } : {}), ...(dataContractVersion != null ? { dataContractVersion } : {}) },
+      consumer: existing.doc.consumer,
+    };
+    const datesChanged = (["startDate", "endDate"] as const).some((d) => (doc.info[d] ?? null) !== (existing.doc.info[d] ?? null));
+    const withoutDates = (d: Access) => ({ ...d, info: { ...d.info, startDate: undefined, endDate: undefined } });
+    const termsChanged = !isDeepStrictEqual(withoutDates(existing.doc), withoutDates(doc));
+    if (!datesChanged && !termsChanged) return existing;
+
+    const stage = stageOf(existing, now);
+    if (datesChanged) accessPolicy.act(p, existing, "change-dates", stage);
+    if (termsChanged) accessPolicy.act(p, existing, "change-terms", stage);
+    const violations: FieldViolation[] = [];
+    const dates = parseDates(doc.info, violations);
+    if (violations.length > 0) throw invalid("The access is not valid.", violations);
+
+    const record: AccessRecord = { ...existing, doc, ...dates, updatedAt: now };
+    emit("AccessUpdatedEvent", record.id);
+    syncActive(record, emit, now);
+    await accessRepository.update(trx, record);
+    return record;
   }
 
   private async find(organizationId: string, id: string): Promise<AccessRecord> {
@@ -198,106 +232,27 @@ export class AccessService {
     return record;
   }
 
-  /** Runs a change to one existing access in its event transaction and saves it. */
-  private async change(
-    actor: Actor,
-    id: string,
-    apply: (record: AccessRecord, emit: Emit, now: string) => Promise<void>,
-  ): Promise<AccessRecord> {
-    const { organizationId } = actor;
-    return this.events.transaction(actor, async (trx, emit) => {
-      const record = await accessRepository.get(trx, organizationId, id, { lock: this.database.dialect });
+  /** Runs one lifecycle action on an existing access, if lifecycle.ts allows it, and saves it. */
+  private async change(p: Principal, id: string, action: AccessAction, apply: Change): Promise<Access> {
+    return this.events.transaction(p, async (trx, emit) => {
+      const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       const now = this.clock.now().toISOString();
-      await apply(record, emit, now);
+      accessPolicy.act(p, record, action, stageOf(record, now));
+      apply(record, emit, now);
+      syncActive(record, emit, now);
       record.updatedAt = now;
       await accessRepository.update(trx, record);
-      return record;
+      return present(record);
     });
   }
-
-  /** Sets `active` for `now`; answers whether it changed. */
-  private syncActive(record: AccessRecord, emit: Emit, now: string): boolean {
-    const active = isActive(record, now);
-    if (active === record.active) return false;
-    record.active = active;
-    emit(active ? "AccessActivatedEvent" : "AccessDeactivatedEvent", record.id);
-    return true;
-  }
-
-  /** Canceling ends the access at the given end date or now, whichever the caller chose, but never later than planned. */
-  private applyCancelEnd(record: AccessRecord, endDate: string | undefined, now: string): void {
-    let end = now;
-    let text = now;
-    if (endDate !== undefined) {
-      const parsed = parseInstant(endDate);
-      if (parsed === null) throw invalid("The end date is not a date.", [{ field: "endDate", message: "must be an ISO 8601 date-time or date" }]);
-      end = parsed;
-      text = endDate;
-    }
-    if (record.endAt !== null && record.endAt <= end) return;
-    record.endAt = end;
-    record.doc = { ...record.doc, info: { ...record.doc.info, endDate: text } };
-  }
-
-  private async resolve(trx: Transaction<DB>, organizationId: string, input: Access): Promise<Resolved> {
-    const violations: FieldViolation[] = [];
-    const dates = { startAt: null as string | null, endAt: null as string | null };
-    for (const [field, key] of [["startDate", "startAt"], ["endDate", "endAt"]] as const) {
-      const text = input.info[field];
-      if (text === undefined || text === null) continue;
-      const parsed = parseInstant(text);
-      if (parsed === null) violations.push({ field: `info.${field}`, message: "must be an ISO 8601 date-time or date" });
-      dates[key] = parsed;
-    }
-    if (dates.startAt !== null && dates.endAt !== null && dates.endAt <= dates.startAt) {
-      violations.push({ field: "info.endDate", message: "must be after startDate" });
-    }
-
-    const consumerKinds = (["dataProductId", "teamId", "userId"] as const).filter((k) => input.consumer[k] !== undefined);
-    if (consumerKinds.length !== 1) {
-      violations.push({ field: "consumer", message: "must name exactly one of dataProductId, teamId or userId" });
-    }
-
-    const product = await resourceRepository.get<DataProduct>(trx, organizationId, "dataproduct", input.provider.dataProductId);
-    const port = product?.doc.outputPorts?.find((o) => o.id === input.provider.outputPortId);
-    if (!product) violations.push({ field: "provider.dataProductId", message: `no data product '${input.provider.dataProductId}' exists` });
-    else if (!port) violations.push({ field: "provider.outputPortId", message: `data product '${product.id}' has no output port '${input.provider.outputPortId}'` });
-
-    let consumerTeamId: string | null = null;
-    const { dataProductId, teamId } = input.consumer;
-    if (consumerKinds.length === 1 && dataProductId !== undefined) {
-      const consumer = await resourceRepository.get<DataProduct>(trx, organizationId, "dataproduct", dataProductId);
-      if (!consumer) violations.push({ field: "consumer.dataProductId", message: `no data product '${dataProductId}' exists` });
-      consumerTeamId = consumer?.doc.info.owner ?? null;
-    } else if (consumerKinds.length === 1 && teamId !== undefined) {
-      if (!(await resourceRepository.get(trx, organizationId, "team", teamId))) {
-        violations.push({ field: "consumer.teamId", message: `no team '${teamId}' exists` });
-      }
-      consumerTeamId = teamId;
-    }
-    if (violations.length > 0) throw invalid("The access request is not valid.", violations);
-    return {
-      ...dates,
-      providerTeamId: product!.doc.info.owner,
-      dataContractId: port!.dataContractId ?? null,
-      autoApprove: port!.autoApprove === true,
-      consumerType: dataProductId !== undefined ? "dataProduct" : teamId !== undefined ? "team" : "user",
-      consumerDataProductId: dataProductId ?? null,
-      consumerTeamId,
-    };
-  }
 }
 
-function pickConsumer(c: Access["consumer"]) {
-  return { dataProductId: c.dataProductId, teamId: c.teamId, userId: c.userId };
-}
-
-/** Read-only members in a request body are ignored, not rejected (PRODUCT.md §4). */
-function withoutReadOnly(body: Record<string, unknown>, id: string): Access {
-  const input = structuredClone(body) as Access;
-  delete input.provisioning;
-  const { status: _s, active: _a, ...info } = input.info;
-  const { teamId: _t, dataContractId: _d, ...provider } = input.provider;
-  return { ...input, id, info, provider } as Access;
+/** Sets `active` for `now`, emitting Activated or Deactivated; answers whether it changed. */
+function syncActive(record: AccessRecord, emit: Emit, now: string): boolean {
+  const active = isActive(record, now);
+  if (active === record.active) return false;
+  record.active = active;
+  emit(active ? "AccessActivatedEvent" : "AccessDeactivatedEvent", record.id);
+  return true;
 }

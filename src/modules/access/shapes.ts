@@ -42,21 +42,27 @@ export const ProvisioningReportSchema = OpenObject(
   { title: "ProvisioningReport" },
 );
 
+const ReadOnlyText = (description: string) => Type.Optional(Type.String({ description: `Read-only: ${description}` }));
+
 export const AccessSchema = OpenObject(
   {
     id: Type.Optional(ResourceId),
     info: OpenObject({
       purpose: Type.String({ minLength: 1, description: "Why the consumer needs the data." }),
-      status: Type.Optional(Type.String({ description: "Read-only: requested, approved, rejected or canceled." })),
-      active: Type.Optional(Type.Boolean({ description: "Read-only: whether the consumer should have access right now." })),
+      status: Type.Optional(Type.String({ description: "Read-only: requested, approved or rejected. Cancelling sets the end date, not a status." })),
+      active: Type.Optional(Type.Boolean({ description: "Read-only: approved, and now within [startDate, endDate)." })),
       startDate: Type.Optional(Type.Union([DateText, Type.Null()])),
       endDate: Type.Optional(Type.Union([DateText, Type.Null()])),
+      individualAgreements: Type.Optional(Type.String({ description: "Anything agreed between provider and consumer for this access." })),
+      nextReassessmentDate: Type.Optional(Type.Union([DateText, Type.Null()], { description: "When the agreement is to be looked at again." })),
+      canceledAt: ReadOnlyText("when the access was canceled."),
     }),
     provider: OpenObject({
       dataProductId: SafeText({ minLength: 1 }),
       outputPortId: SafeText({ minLength: 1 }),
-      teamId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Read-only: the owner of the data product." })),
-      dataContractId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Read-only: the output port's data contract." })),
+      teamId: ReadOnlyText("the data product's current owner team; it approves."),
+      dataContractId: ReadOnlyText("the output port's data contract when the access was requested."),
+      dataContractVersion: ReadOnlyText("that contract's version when the access was requested."),
     }),
     consumer: OpenObject(
       {
@@ -64,8 +70,12 @@ export const AccessSchema = OpenObject(
         teamId: Type.Optional(SafeText({ minLength: 1 })),
         userId: Type.Optional(SafeText({ minLength: 1 })),
       },
-      { description: "Exactly one of dataProductId, teamId or userId." },
+      {
+        description:
+          "A data product ({dataProductId}, with teamId its current owner: derived, and when sent it must match), a team ({teamId}) or a person ({userId}).",
+      },
     ),
+    roles: Type.Optional(Type.Array(Type.String(), { description: "Roles the consumer asks for, as the data contract defines them." })),
     provisioning: Type.Optional(Type.Union([ProvisioningSchema, Type.Null()], { description: "Read-only: set by provisioning reports." })),
     tags: Type.Optional(Tags),
     links: Type.Optional(Links),
@@ -74,11 +84,36 @@ export const AccessSchema = OpenObject(
   { title: "Access" },
 );
 
-export const CancelSchema = Type.Union([
-  Type.Object({ endDate: Type.Optional(DateText) }, { description: "Without an endDate the access ends now.", additionalProperties: false }),
+const Comment = Type.String({ maxLength: 10_000, description: "Why: kept in the access's history with who wrote it." });
+
+export const DecisionSchema = Type.Union([
+  Type.Object({ comment: Type.Optional(Comment) }, { additionalProperties: false }),
   Type.Null(),
 ]);
 
+export const CancelSchema = Type.Union([
+  Type.Object(
+    { endDate: Type.Optional(DateText), comment: Type.Optional(Comment) },
+    { description: "Without an endDate the access ends now; never later than an end it already has.", additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+export const HistoryEntrySchema = Type.Object(
+  {
+    id: Type.String({ description: "The event's id in the feed." }),
+    kind: Type.String({ description: "The event kind, e.g. AccessApprovedEvent." }),
+    time: Type.String({ format: "date-time" }),
+    principal: Type.String({ description: "Who caused it: api-key:<id>, user:<id> or system." }),
+    principalName: Type.String({ description: "That principal for people: the key's display name, the person's address, or Steward." }),
+    comment: Type.Union([Type.String(), Type.Null()]),
+    data: Type.Object({}, { additionalProperties: true, description: "The event's data, as in the feed." }),
+  },
+  { title: "AccessHistoryEntry" },
+);
+
+export type Comment = { comment?: string };
+export type HistoryEntry = Static<typeof HistoryEntrySchema>;
 export type Access = Static<typeof AccessSchema> & { id: string };
 export type Provisioning = Static<typeof ProvisioningSchema>;
 export type ProvisioningReport = Static<typeof ProvisioningReportSchema>;

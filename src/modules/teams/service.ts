@@ -1,3 +1,4 @@
+import type { Executor } from "../../platform/database/index.js";
 import { conflict } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import { apiKeyRepository } from "../api-keys/repository.js";
@@ -5,27 +6,35 @@ import { resourceRepository } from "../shared/resource-repository.js";
 import { searchText, type DocumentDefinition } from "../shared/document-service.js";
 import type { Team } from "./shapes.js";
 
-export const teamDefinition: DocumentDefinition<Team> = {
-  kind: "team",
-  label: "Team",
-  columns: (team) => ({
-    title: team.name,
-    ownerTeamId: team.id,
-    status: null,
-    searchText: searchText(team.id, team.name, team.description),
-  }),
-  authorize: (p, id) => policy.writeTeam(p, id),
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
-  },
-  async checkDeletable(ex, organizationId, team) {
-    const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract"], team.id);
-    const keys = await apiKeyRepository.countActiveForTeam(ex, organizationId, team.id);
-    if (owned > 0 || keys > 0) {
-      throw conflict(
-        `Team '${team.id}' is still in use: it owns ${owned} data product(s) or contract(s) and has ${keys} API key(s). ` +
-          "Move or delete those first.",
-      );
-    }
-  },
-};
+export interface TeamHooks {
+  /** How many open accesses (requested, approved or active) the team provides or consumes. */
+  countOpenAccesses(ex: Executor, organizationId: string, teamId: string): Promise<number>;
+}
+
+export function teamDefinition(hooks: TeamHooks): DocumentDefinition<Team> {
+  return {
+    kind: "team",
+    label: "Team",
+    columns: (team) => ({
+      title: team.name,
+      ownerTeamId: team.id,
+      status: null,
+      searchText: searchText(team.id, team.name, team.description),
+    }),
+    authorize: (p, id) => policy.writeTeam(p, id),
+    emitChange(emit, id, before, after) {
+      emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
+    },
+    async checkDeletable(ex, organizationId, team) {
+      const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract"], team.id);
+      const keys = await apiKeyRepository.countActiveForTeam(ex, organizationId, team.id);
+      const accesses = await hooks.countOpenAccesses(ex, organizationId, team.id);
+      if (owned > 0 || keys > 0 || accesses > 0) {
+        throw conflict(
+          `Team '${team.id}' is still in use: it owns ${owned} data product(s) or contract(s), has ${keys} API key(s) ` +
+            `and provides or consumes ${accesses} requested, approved or active access(es). Move, delete or close those first.`,
+        );
+      }
+    },
+  };
+}

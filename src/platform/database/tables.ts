@@ -65,18 +65,25 @@ export interface AccessesTable {
   row_id: Generated<number>;
   organization_id: string;
   id: string;
-  status: "requested" | "approved" | "rejected" | "canceled";
-  granted: number;
+  status: "requested" | "approved" | "rejected";
+  /** When the access was canceled; its end date was set then. */
+  canceled_at: string | null;
+  /** The state consumers were last told through Activated/Deactivated events. */
   active: number;
   start_at: string | null;
   end_at: string | null;
   provider_data_product_id: string;
   provider_output_port_id: string;
+  /** The provider's owner team when the access was requested; the current one is read through provider_product_row_id. */
   provider_team_id: string;
+  /** `resources.row_id` of the provider data product the access was requested against. */
+  provider_product_row_id: number | null;
   consumer_type: "dataProduct" | "team" | "user";
   consumer_data_product_id: string | null;
-  /** The consuming team: the team itself, or the owner of the consuming data product. */
+  /** The consuming team when the access was requested (the team itself, or the consumer product's owner). */
   consumer_team_id: string | null;
+  /** `resources.row_id` of the consuming team or data product the access was requested by. */
+  consumer_row_id: number | null;
   doc: string;
   provisioning: string | null;
   created_at: string;

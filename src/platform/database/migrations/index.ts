@@ -5,6 +5,7 @@ import access from "./0002_access.js";
 import people from "./0003_people.js";
 import eventsBySubject from "./0004_events_by_subject.js";
 import eventPrincipal from "./0005_event_principal.js";
+import accessSemantics from "./0030_access_semantics.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0003_people": people,
   "0004_events_by_subject": eventsBySubject,
   "0005_event_principal": eventPrincipal,
+  "0030_access_semantics": accessSemantics,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

@@ -1,0 +1,51 @@
+import type { Principal } from "../platform/auth.js";
+import { conflict, forbidden } from "../platform/errors.js";
+import { decide, type AccessAction, type Side, type Stage } from "../modules/access/lifecycle.js";
+
+/**
+ * Who may act on an access (PRODUCT.md §5): the provider side is an organization-scoped
+ * principal or the provider product's current owner team; the consumer side an
+ * organization-scoped principal or the consumer's team. What each side may do from which stage
+ * is the table in `modules/access/lifecycle.ts`; this applies it to a principal.
+ */
+
+export interface AccessTeams {
+  /** The provider product's owner now; null when the product has been deleted. */
+  providerTeamId: string | null;
+  /** The consuming team now; null for a person, or when the team or product has been deleted. */
+  consumerTeamId: string | null;
+}
+
+export function sidesOf(p: Principal, teams: AccessTeams): Set<Side> {
+  const sides = new Set<Side>();
+  if (p.scope === "organization") return new Set(["consumer", "provider"]);
+  if (p.scope !== "team") return sides;
+  if (teams.consumerTeamId !== null && p.teamIds.includes(teams.consumerTeamId)) sides.add("consumer");
+  if (teams.providerTeamId !== null && p.teamIds.includes(teams.providerTeamId)) sides.add("provider");
+  return sides;
+}
+
+export const accessPolicy = {
+  /** A new request is made by its consumer side. */
+  request(p: Principal, consumerTeamId: string | null): void {
+    if (sidesOf(p, { consumerTeamId, providerTeamId: null }).has("consumer")) return;
+    throw forbidden(
+      consumerTeamId === null
+        ? "Only organization-scoped principals may request access for a person (rule: the consumer side creates a request)."
+        : `Only the consumer side may request this access: an organization-scoped principal or team '${consumerTeamId}' (rule: the consumer side creates a request).`,
+    );
+  },
+
+  /** Any change to an access at all needs one of its sides. */
+  party(p: Principal, teams: AccessTeams): void {
+    if (sidesOf(p, teams).size > 0) return;
+    throw forbidden("Only the consumer or the provider side of an access may change it: an organization-scoped principal, or the consuming or providing team.");
+  },
+
+  /** Throws the 403 or 409 problem of lifecycle.ts's RULES when the principal may not do `action` now. */
+  act(p: Principal, teams: AccessTeams, action: AccessAction, stage: Stage): void {
+    const verdict = decide(action, stage, sidesOf(p, teams));
+    if (verdict.allowed) return;
+    throw verdict.status === 403 ? forbidden(verdict.detail) : conflict(verdict.detail);
+  },
+};
