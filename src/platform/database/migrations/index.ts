@@ -24,7 +24,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(dialect)]));
 }
 
-export async function migrateToLatest(database: Database): Promise<string[]> {
+/** Applies pending migrations; `upTo` stops after that one (tests of a migration over older data). */
+export async function migrateToLatest(database: Database, upTo?: string): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(database.dialect) };
   // The migrator takes a lock itself (an advisory lock on PostgreSQL), so concurrent starts are safe.
   // Kysely looks for its bookkeeping tables in every schema unless told which one; name the
@@ -34,7 +35,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: schema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
