@@ -34,6 +34,8 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   const { config } = services;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
+    // One line per request, written when it completes (below), instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: true,
@@ -44,6 +46,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, "request");
+  });
 
   // Bodies are validated strictly; query strings and paths arrive as text and are coerced.
   const bodyAjv = createAjv({ coerceTypes: false, useDefaults: false, removeAdditional: false });

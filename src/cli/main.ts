@@ -4,6 +4,7 @@ import { VERSION } from "../app.js";
 import { ConfigError, loadConfig } from "../platform/config.js";
 import { systemClock } from "../platform/clock.js";
 import { openDatabase, type Database } from "../platform/database/index.js";
+import { describeDatabaseUrl } from "../platform/database/describe.js";
 import { migrateToLatest } from "../platform/database/migrations/index.js";
 import { Problem } from "../platform/errors.js";
 import { startServer } from "../server.js";
@@ -48,6 +49,8 @@ program
       ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
     });
     const server = await startServer(config);
+    // One plain line for the person at the terminal (stderr, beside the JSON logs on stdout).
+    process.stderr.write(`Steward listening on ${server.url} (web app and API), database: ${describeDatabaseUrl(config.databaseUrl)}\n`);
     server.app.log.info({ url: server.url, database: server.services.database.dialect }, "Steward is listening");
     const stop = async (signal: string) => {
       server.app.log.info({ signal }, "shutting down");
