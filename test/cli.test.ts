@@ -86,10 +86,19 @@ describe.each(DATABASES)("steward serve (%s)", (kind) => {
       expect(answer.body).toEqual([]);
       expect(await first.exited).toBe(0);
 
-      const second = await serve({ DATABASE_URL: database.url });
+      // PostgreSQL here trusts local connections, so a password in the URL is accepted and unused:
+      // it must still appear nowhere in what Steward prints.
+      const withPassword = database.url.replace("postgres://postgres@", "postgres://postgres:hunter2-secret@");
+      const second = await serve({ DATABASE_URL: withPassword });
       try {
         expect(second.output()).not.toMatch(/stw_/);
         expect((await request(second.url, "GET", "/api/teams/t", undefined, { key })).status).toBe(200);
+        // A plain line for people, then one JSON line per request, written when it completes.
+        expect(second.output()).toMatch(new RegExp(`Steward listening on ${second.url} .*database: (SQLite|PostgreSQL) `));
+        await expect.poll(() => second.output().split("\n").filter((l) => l.includes('"url":"/api/teams/t"')).length).toBe(1);
+        const line = JSON.parse(second.output().split("\n").find((l) => l.includes('"url":"/api/teams/t"'))!);
+        expect(line).toMatchObject({ level: 30, status: 200, req: { method: "GET" } });
+        expect(second.output()).not.toContain("hunter2");
       } finally {
         second.child.kill("SIGTERM");
         expect(await second.exited).toBe(0);
