@@ -47,6 +47,10 @@ describe("which grants the connector's configuration allows", () => {
   }
 });
 
+it("keeps a reason short whatever the document wrote", () => {
+  expect(() => decideTarget(config, "sales", { name: "h".repeat(100_000), schema: "orders" }, "r")).toThrow(/^The server 'h{120}…' is not/);
+});
+
 describe("role names", () => {
   it("keep a plain id readable and fold anything else into the steward_ prefix with a hash", () => {
     expect(roleFor({ team: "sales" })).toBe("steward_team_sales");

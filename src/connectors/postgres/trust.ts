@@ -47,8 +47,13 @@ function covers(entry: Grantable, team: string, schema: string, table: string | 
   return entry.table === undefined || entry.table === table;
 }
 
+/** A document's text inside a reported reason: cut short, so a huge name cannot make a huge report. */
+function shown(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
 function describeObject(schema: string, table: string | null): string {
-  return table === null ? `schema '${schema}'` : `table '${schema}.${table}'`;
+  return shown(table === null ? `schema '${schema}'` : `table '${schema}.${table}'`);
 }
 
 /**
@@ -62,15 +67,15 @@ export function decideTarget(config: ConnectorConfig, owner: string | undefined,
     throw new Refusal("The output port's server needs host (the name of a server in the connector's configuration) and schema.");
   }
   const server = config.servers.get(reference.name);
-  if (!server) throw new Refusal(`The server '${reference.name}' is not in the connector's configuration; the connector only acts on configured servers.`);
+  if (!server) throw new Refusal(`The server '${shown(reference.name)}' is not in the connector's configuration; the connector only acts on configured servers.`);
   if (reference.database !== undefined && reference.database !== server.connection.database) {
-    throw new Refusal(`The output port names database '${reference.database}', but the configured server '${server.name}' is another database.`);
+    throw new Refusal(`The output port names database '${shown(reference.database)}', but the configured server '${server.name}' is another database.`);
   }
   const table = reference.table ?? null;
   const object = describeObject(reference.schema, table);
   if (!owner) throw new Refusal("The data product names no owner team, so nothing on it may be granted.");
   if (!server.grantable.some((entry) => covers(entry, owner, reference.schema!, table))) {
-    throw new Refusal(`Team '${owner}' may not grant ${object} on server '${server.name}': the connector's configuration does not give it that object.`);
+    throw new Refusal(`Team '${shown(owner)}' may not grant ${object} on server '${server.name}': the connector's configuration does not give it that object.`);
   }
   return { server: server.name, schema: reference.schema, table, role };
 }
