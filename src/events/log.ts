@@ -6,6 +6,7 @@ import { nanoTimestamp, type Clock } from "../platform/clock.js";
 import type { DB, Database } from "../platform/database/index.js";
 import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
+import { GroupCommit } from "./group-commit.js";
 import { principalNames } from "./principal-names.js";
 import { eventRepository, type EventRow } from "./repository.js";
 
@@ -50,6 +51,7 @@ interface Draft {
 export class EventLog {
   /** In-process wake-ups, one event name per organization id. */
   readonly commits = new EventEmitter();
+  private readonly groups: GroupCommit;
 
   constructor(
     private readonly database: Database,
@@ -57,23 +59,29 @@ export class EventLog {
     private readonly clock: Clock,
   ) {
     this.commits.setMaxListeners(0);
+    this.groups = new GroupCommit(database, (organizationIds) => {
+      for (const organizationId of organizationIds) this.commits.emit(organizationId);
+    });
   }
 
+  /**
+   * Runs `work` as one atomic change and appends the events it emitted in the same transaction.
+   * The transaction may be shared with other changes committed at the same moment (group commit,
+   * `group-commit.ts`); each change is still all-or-nothing on its own.
+   */
   async transaction<T>(actor: Actor, work: (trx: Transaction<DB>, emit: Emit) => Promise<T>): Promise<T> {
     const { organizationId } = actor;
     const principal = principalOf(actor);
     // Two requests creating the same new id race to insert it; the loser runs again and then sees
     // the winner's row, exactly as if it had arrived a moment later.
     for (let attempt = 1; ; attempt++) {
-      const drafts: Draft[] = [];
       try {
-        const result = await this.database.db.transaction().execute(async (trx) => {
-          const value = await work(trx, (kind, subject, extras, comment) => drafts.push({ kind, subject, extras, comment, at: this.clock.now() }));
-          await eventRepository.append(
-            trx,
-            this.database.dialect,
-            organizationId,
-            drafts.map((d) => ({
+        const { value } = await this.groups.run({
+          organizationId,
+          work: async (trx) => {
+            const drafts: Draft[] = [];
+            const value = await work(trx, (kind, subject, extras, comment) => drafts.push({ kind, subject, extras, comment, at: this.clock.now() }));
+            const rows = drafts.map((d) => ({
               id: uuidv7(),
               organization_id: organizationId,
               kind: d.kind,
@@ -82,12 +90,11 @@ export class EventLog {
               data: JSON.stringify({ id: d.subject, timestamp: nanoTimestamp(d.at), ...d.extras }),
               principal,
               comment: d.comment ?? null,
-            })),
-          );
-          return value;
+            }));
+            return { value, rows };
+          },
         });
-        if (drafts.length > 0) this.commits.emit(organizationId);
-        return result;
+        return value;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (attempt >= 3) throw conflict("The resource was changed concurrently; retry the request.");

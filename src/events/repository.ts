@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DialectName, Executor } from "../platform/database/index.js";
+import type { Executor } from "../platform/database/index.js";
 
 export interface EventRow {
   seq: number;
@@ -29,16 +29,21 @@ const EVENT_COLUMNS = ["seq", "id", "kind", "subject", "time", "data", "principa
 /** The only SQL that touches the event log. */
 export const eventRepository = {
   /**
-   * Appends rows at the end of an organization's log. On PostgreSQL the caller's transaction first
-   * takes the organization's append lock, held until commit, so positions are handed out in commit
-   * order (docs/events.md). SQLite has a single writer, which gives the same order for free.
+   * PostgreSQL: takes the organization's append lock, held until the transaction ends. Positions
+   * then follow commit order within the organization (docs/events.md). SQLite has a single writer,
+   * which gives the same order for free.
    */
-  async append(trx: Executor, dialect: DialectName, organizationId: string, rows: NewEventRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (dialect === "postgres") {
-      await sql`select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${organizationId}))`.execute(trx);
-      await sql`select pg_notify(${NOTIFY_CHANNEL}, ${organizationId})`.execute(trx);
-    }
+  async lockAppends(trx: Executor, organizationId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${organizationId}))`.execute(trx);
+  },
+
+  /** PostgreSQL: wakes the long polls of every process when the transaction commits. */
+  async notifyAppended(trx: Executor, organizationId: string): Promise<void> {
+    await sql`select pg_notify(${NOTIFY_CHANNEL}, ${organizationId})`.execute(trx);
+  },
+
+  /** Appends rows at the end of the log, in the caller's transaction. */
+  async append(trx: Executor, rows: NewEventRow[]): Promise<void> {
     // One INSERT per chunk: a change with thousands of events would pass the databases' limits on
     // bound parameters (SQLite 32,766, PostgreSQL 65,535) in a single statement.
     for (let start = 0; start < rows.length; start += APPEND_CHUNK) {

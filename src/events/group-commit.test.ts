@@ -1,0 +1,96 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { resourceRepository } from "../modules/shared/resource-repository.js";
+import { GroupCommit } from "./group-commit.js";
+import type { NewEventRow } from "./repository.js";
+
+describe.each(DATABASES)("group commit (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(() => t?.close());
+
+  const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, doc: { id } });
+  const event = (subject: string): NewEventRow => ({
+    id: crypto.randomUUID(),
+    organization_id: t.organizationId,
+    kind: "TeamCreatedEvent",
+    subject,
+    time: new Date().toISOString(),
+    data: JSON.stringify({ id: subject }),
+    principal: "system",
+    comment: null,
+  });
+
+  it("commits changes that arrive together in one transaction, and a failing change alone neither fails nor commits the others", async () => {
+    const { database } = t.server.services;
+    const trace: string[] = [];
+    const xids: string[] = [];
+    const groups = new GroupCommit(database, () => trace.push("commit"));
+    // An existing row, so that one change fails inside the database (a unique violation, which
+    // aborts a PostgreSQL transaction unless the change has its own savepoint).
+    await resourceRepository.insert(database.db, t.organizationId, "team", "taken", columns("taken"), new Date().toISOString());
+
+    const change = (id: string, fail?: "after-write" | "duplicate") =>
+      groups.run({
+        organizationId: t.organizationId,
+        work: async (trx) => {
+          trace.push(`work ${id}`);
+          if (kind === "postgres") xids.push(String((await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(trx)).rows[0].xid));
+          await resourceRepository.insert(trx, t.organizationId, "team", fail === "duplicate" ? "taken" : id, columns(id), new Date().toISOString());
+          if (fail === "after-write") throw new Error(`change ${id} refused after writing`);
+          return { value: id, rows: [event(id)] };
+        },
+      });
+    const results = await Promise.allSettled([
+      change("g1"),
+      change("g2", "after-write"),
+      change("g3"),
+      change("g4", "duplicate"),
+      change("g5"),
+    ]);
+
+    // All five ran before the one commit: they shared a transaction.
+    expect(trace).toEqual(["work g1", "work g2", "work g3", "work g4", "work g5", "commit"]);
+    if (kind === "postgres") expect(new Set(xids).size).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "rejected", "fulfilled"]);
+    expect((results[0] as PromiseFulfilledResult<{ value: string; appended: boolean }>).value).toEqual({ value: "g1", appended: true });
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe("change g2 refused after writing");
+
+    const stored = await database.db.selectFrom("resources").select("id").where("organization_id", "=", t.organizationId).orderBy("id").execute();
+    expect(stored.map((r) => r.id)).toEqual(["g1", "g3", "g5", "taken"]);
+    const events = await t.server.services.events.readAfter(t.organizationId, 0);
+    expect(events.map((e) => e.subject)).toEqual(["g1", "g3", "g5"]);
+  });
+
+  it("answers every change of a group with the error when the transaction itself cannot commit", async () => {
+    const { database } = t.server.services;
+    const groups = new GroupCommit(database, () => {});
+    const before = (await t.server.services.events.readAfter(t.organizationId, 0)).length;
+    // A deferred constraint fails at COMMIT, after every change in the group succeeded.
+    const breakCommit = async (trx: Parameters<Parameters<typeof groups.run>[0]["work"]>[0]) => {
+      if (kind === "postgres") {
+        await sql`create temp table if not exists must_be_unique (v int unique deferrable initially deferred)`.execute(trx);
+        await sql`insert into must_be_unique values (1), (1)`.execute(trx);
+      } else {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await resourceRepository.insert(trx, "no-such-organization", "team", "orphan", columns("orphan"), new Date().toISOString());
+      }
+    };
+    const results = await Promise.allSettled([
+      groups.run({ organizationId: t.organizationId, work: async () => ({ value: 1, rows: [event("c1")] }) }),
+      groups.run({
+        organizationId: t.organizationId,
+        work: async (trx) => {
+          await breakCommit(trx);
+          return { value: 2, rows: [event("c2")] };
+        },
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect((await t.server.services.events.readAfter(t.organizationId, 0)).length).toBe(before);
+  });
+});

@@ -1,0 +1,107 @@
+import type { ControlledTransaction, Transaction } from "kysely";
+import type { DB, Database } from "../platform/database/index.js";
+import { eventRepository, type NewEventRow } from "./repository.js";
+
+/**
+ * One change waiting to be committed: its work, and the event rows that work produced (built by
+ * the caller from what the work emitted, once the work has run).
+ */
+export interface Member<T> {
+  organizationId: string;
+  work(trx: Transaction<DB>): Promise<{ value: T; rows: NewEventRow[] }>;
+}
+
+type Outcome = { ok: true; value: unknown; appended: boolean } | { ok: false; error: unknown };
+
+interface Waiting {
+  member: Member<unknown>;
+  settle(outcome: Outcome): void;
+}
+
+/** At most this many changes share a transaction, so one transaction stays short. */
+const MAX_GROUP = 64;
+
+/**
+ * Group commit: changes that arrive while a transaction is being committed wait and then share
+ * the next transaction, so one durable commit (one fsync) serves many requests. Each change runs
+ * in its own savepoint: a change that fails is rolled back to its savepoint and reported to its
+ * own caller alone; the others in the group still commit, with their events.
+ *
+ * Groups are formed per queue: on SQLite one queue (it has one writer anyway); on PostgreSQL one
+ * queue per organization, whose transaction first takes the organization's append lock, so the
+ * commit order of its events stays their position order (docs/events.md). Different
+ * organizations commit in parallel.
+ */
+export class GroupCommit {
+  private readonly queues = new Map<string, Waiting[]>();
+
+  constructor(
+    private readonly database: Database,
+    /** Told after each commit which organizations appended events. */
+    private readonly committed: (organizationIds: Set<string>) => void,
+  ) {}
+
+  /** Runs `member` in the next group of its queue; resolves once that group's transaction committed. */
+  run<T>(member: Member<T>): Promise<{ value: T; appended: boolean }> {
+    const key = this.database.dialect === "postgres" ? member.organizationId : "";
+    return new Promise((resolve, reject) => {
+      const settle = (outcome: Outcome) => (outcome.ok ? resolve({ value: outcome.value as T, appended: outcome.appended }) : reject(outcome.error));
+      let queue = this.queues.get(key);
+      if (queue) {
+        queue.push({ member, settle });
+        return;
+      }
+      queue = [{ member, settle }];
+      this.queues.set(key, queue);
+      // Start on the next turn of the event loop: requests read from the network in this turn join.
+      setImmediate(() => void this.drain(key));
+    });
+  }
+
+  /** Commits the queue's waiting changes, group after group, until none are left. */
+  private async drain(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      await this.commitGroup(group);
+    }
+    this.queues.delete(key);
+  }
+
+  private async commitGroup(group: Waiting[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    const appendedBy = new Set<string>();
+    const { dialect } = this.database;
+    let trx: ControlledTransaction<DB> | undefined;
+    try {
+      trx = await this.database.db.startTransaction().execute();
+      // The queue is per organization on PostgreSQL: one lock for the whole group, taken before
+      // any change's row locks, so groups of different processes cannot deadlock on each other.
+      if (dialect === "postgres") await eventRepository.lockAppends(trx, group[0].member.organizationId);
+      for (const { member } of group) {
+        const point = await trx.savepoint("change").execute();
+        try {
+          const { value, rows } = await member.work(point);
+          await eventRepository.append(point, rows);
+          await point.releaseSavepoint("change").execute();
+          if (rows.length > 0) appendedBy.add(member.organizationId);
+          outcomes.push({ ok: true, value, appended: rows.length > 0 });
+        } catch (error) {
+          await point.rollbackToSavepoint("change").execute();
+          await point.releaseSavepoint("change").execute();
+          outcomes.push({ ok: false, error });
+        }
+      }
+      if (dialect === "postgres") for (const organizationId of appendedBy) await eventRepository.notifyAppended(trx, organizationId);
+      await trx.commit().execute();
+    } catch (error) {
+      // The transaction itself failed (begin, a savepoint, the commit): nothing of the group was
+      // committed, and every change in it is told so.
+      await trx?.rollback().execute().catch(() => {});
+      for (const waiting of group) waiting.settle({ ok: false, error });
+      return;
+    }
+    if (appendedBy.size > 0) this.committed(appendedBy);
+    group.forEach((waiting, i) => waiting.settle(outcomes[i]));
+  }
+}
