@@ -10,6 +10,11 @@ import { dataProductRoutes } from "./modules/dataproducts/routes.js";
 import { dataContractRoutes } from "./modules/datacontracts/routes.js";
 import { schemaRoutes } from "./modules/schema-validation/routes.js";
 import { accessRoutes } from "./modules/access/routes.js";
+import { assetRoutes } from "./modules/assets/routes.js";
+import { sourceSystemRoutes } from "./modules/sourcesystems/routes.js";
+import { definitionRoutes } from "./modules/definitions/routes.js";
+import { tagRoutes } from "./modules/tags/routes.js";
+import { testResultRoutes } from "./modules/test-results/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { Problem, unauthorized, unavailable } from "./platform/errors.js";
@@ -23,6 +28,20 @@ import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.
 import { webAppRoutes } from "./webapp/static.js";
 
 export const VERSION = "0.1.0";
+
+/**
+ * Routes whose last segment is "the rest of the path" (tag ids may contain `/`) are described
+ * with a named parameter, as in the reference product: `{id}`, or `{tagId}` after an `{id}`.
+ */
+function describeRestOfPathIds({ schema, url }: { schema: Record<string, any>; url: string }) {
+  if (!url.endsWith("/*")) return { schema, url };
+  const name = url.includes(":id/") ? "tagId" : "id";
+  const params = schema?.params;
+  const renamed = params?.properties?.["*"]
+    ? { ...params, properties: Object.fromEntries(Object.entries(params.properties).map(([k, v]) => [k === "*" ? name : k, v])), required: (params.required ?? []).map((k: string) => (k === "*" ? name : k)) }
+    : params;
+  return { schema: { ...schema, params: renamed }, url: `${url.slice(0, -1)}:${name}` };
+}
 
 /** What the request log records: never a query's secrets (a setup link's token). */
 function requestForLog(request: { method: string; url: string; ip?: string }) {
@@ -92,6 +111,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       },
       security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
     },
+    transform: describeRestOfPathIds,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
   });
 
@@ -129,6 +149,11 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     schemaRoutes(api);
     accessRoutes(api, services.access, config);
     connectorRoutes(api, services.connectors, config);
+    assetRoutes(api, services.assets, config);
+    sourceSystemRoutes(api, services.sourceSystems, config);
+    definitionRoutes(api, services.definitions, config);
+    tagRoutes(api, services.tags, config);
+    testResultRoutes(api, services.testResults, config);
     eventRoutes(api, services.feed);
   });
 

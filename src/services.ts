@@ -18,6 +18,14 @@ import { accessRepository } from "./modules/access/repository.js";
 import { conflict } from "./platform/errors.js";
 import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
+import { TestResultService } from "./modules/test-results/service.js";
+import { AssetService } from "./modules/assets/service.js";
+import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
+import type { SourceSystem } from "./modules/sourcesystems/shapes.js";
+import { definitionDefinition } from "./modules/definitions/service.js";
+import type { Definition } from "./modules/definitions/shapes.js";
+import { tagDefinition } from "./modules/tags/service.js";
+import type { Tag } from "./modules/tags/shapes.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -33,6 +41,11 @@ export interface Services {
   dataProducts: DocumentService<DataProduct>;
   dataContracts: DocumentService<DataContract>;
   access: AccessService;
+  assets: AssetService;
+  sourceSystems: DocumentService<SourceSystem>;
+  definitions: DocumentService<Definition>;
+  tags: DocumentService<Tag>;
+  testResults: TestResultService;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
 }
@@ -77,6 +90,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     dataContracts: new DocumentService(dataContractDefinition, database, events, clock),
     access: new AccessService(database, events, clock),
+    assets: new AssetService(database, events, clock),
+    sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
+    definitions: new DocumentService(definitionDefinition, database, events, clock),
+    tags: new DocumentService(tagDefinition, database, events, clock),
+    testResults: new TestResultService(database, events, clock),
     people: new PeopleService(database, clock, config),
   };
 }

@@ -47,6 +47,22 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
     await ok("DELETE", "/api/access/a2");
     await ok("DELETE", "/api/access/a1");
     await ok("DELETE", "/api/dataproducts/orders");
+
+    // The reference product's other resources, each created, changed and deleted once.
+    const others: Array<[string, Record<string, unknown>]> = [
+      ["/api/assets/orders-table", { info: { name: "orders", owner: "sales" } }],
+      ["/api/sourcesystems/shop", { name: "Shop", owner: "sales" }],
+      ["/api/definitions/order_id", { owner: "sales", type: "string" }],
+      ["/api/tags/Governance/PII", { owner: "sales" }],
+    ];
+    for (const [path, body] of others) {
+      await ok("PUT", path, body);
+      await ok("PUT", path, { ...body, description: "changed" });
+      await ok("DELETE", path);
+    }
+    await ok("PUT", "/api/datacontracts/c", contract);
+    const run = await ok("POST", "/api/test-results", { dataContractId: "c", result: "passed", server: "production" });
+    await ok("DELETE", `/api/test-results/${run.id}`);
   }
 
   it("covers all kinds, each envelope exactly as specified", async () => {
@@ -73,7 +89,7 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
         principal: expect.stringMatching(/^(api-key:[0-9a-f-]{36}|system)$/),
       });
       expect(components[eventKind], eventKind).toBeDefined();
-      const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) ? ["status"] : [])];
+      const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : [])];
       expect(Object.keys(event.data).sort(), eventKind).toEqual(expectedKeys.sort());
       expect(event.data.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/);
       expect(event.data.timestamp.slice(0, 23)).toBe(event.time.slice(0, 23));

@@ -22,6 +22,20 @@ export const RESOURCE_EVENT_KINDS = [
   "AccessActivatedEvent",
   "AccessDeactivatedEvent",
   "AccessCanceledEvent",
+  "AssetCreatedEvent",
+  "AssetUpdatedEvent",
+  "AssetDeletedEvent",
+  "SourceSystemCreatedEvent",
+  "SourceSystemUpdatedEvent",
+  "SourceSystemDeletedEvent",
+  "DefinitionCreatedEvent",
+  "DefinitionUpdatedEvent",
+  "DefinitionDeletedEvent",
+  "TagCreatedEvent",
+  "TagUpdatedEvent",
+  "TagDeletedEvent",
+  "TestResultsCreatedEvent",
+  "TestResultsDeletedEvent",
 ] as const;
 
 export const PROVISIONING_EVENT_KINDS = [

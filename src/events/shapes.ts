@@ -8,12 +8,15 @@ const MEANING: Partial<Record<EventKind, string>> = {
   AccessActivatedEvent: "Access became active: its consumer should now be granted permissions.",
   AccessDeactivatedEvent: "Access ended: its consumer's permissions should now be revoked.",
   AccessCanceledEvent: "An access was canceled.",
+  TestResultsCreatedEvent: "A data contract's test run was published.",
+  TestResultsDeletedEvent: "A data contract's test run was deleted.",
 };
 
 /** The `data` payload of one event kind, published under `components/schemas/<EventKind>`. */
 export function eventDataSchema(kind: EventKind): TSchema {
   const subject = kind.replace(/(Created|Updated|Deleted|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
-  const resource = subject === "OutputPort" ? "data product the output port belongs to" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const resource =
+    subject === "OutputPort" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return Type.Object(
     {
       id: Type.String({ description: `Id of the ${resource}.` }),
@@ -21,6 +24,9 @@ export function eventDataSchema(kind: EventKind): TSchema {
       ...(isOutputPortKind(kind) ? { outputPortId: Type.String({ description: "Id of the output port that changed." }) } : {}),
       ...(isProvisioningKind(kind)
         ? { status: Type.String({ description: "The access's provisioning status after this report." }) }
+        : {}),
+      ...(kind === "TestResultsCreatedEvent"
+        ? { status: Type.String({ description: "The run's overall result: passed, failed, warning, error or unknown." }) }
         : {}),
     },
     { title: kind, description: MEANING[kind] ?? `${kind.replace(/Event$/, "").replace(/([a-z])([A-Z])/g, "$1 $2")}.`, additionalProperties: true },

@@ -47,7 +47,9 @@ export const policy = {
    */
   writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>): void {
     for (const owner of owners) {
-      if (!actsFor(p, owner)) throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
+      if (actsFor(p, owner)) continue;
+      if (owner == null) throw forbidden(`Only organization-scoped principals may change ${what}s that no team owns.`);
+      throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
     }
   },
 };

@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties } from "@sinclair/typebox";
+import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
@@ -19,12 +19,19 @@ export interface DocumentRoutesOptions<D extends Document> {
   /** Extra list filters beyond paging, and how they map to the repository filter. */
   filters?: TProperties;
   toFilter?: (query: Record<string, string | undefined>) => Omit<ListFilter, "offset" | "limit">;
+  /** Ids may contain `/` (hierarchical tags): the id is then the rest of the path. */
+  idSchema?: TSchema;
 }
+
+type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
 
 /** PUT-upsert, GET one, GET list and DELETE for a catalog document (PRODUCT.md §3). */
 export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOptions<D>): void {
   const base = `/api/${o.plural}`;
   const htmlUrl = (id: string) => `${o.config.appUrl}/${o.plural}/${encodeURIComponent(id)}`;
+  const one = o.idSchema ? `${base}/*` : `${base}/:id`;
+  const params = o.idSchema ? Type.Object({ "*": o.idSchema }) : IdParams;
+  const idOf = (request: OneParams) => (o.idSchema ? request.params["*"]! : request.params.id!);
 
   app.get(
     base,
@@ -50,49 +57,49 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
   );
 
   app.get(
-    `${base}/:id`,
+    one,
     {
       schema: {
         tags: [o.tag],
         summary: `Read a ${o.noun}`,
-        params: IdParams,
+        params,
         response: { 200: o.schema, ...errors(404) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>) => o.service.get(principalOf(request), request.params.id),
+    async (request: OneParams) => o.service.get(principalOf(request), idOf(request)),
   );
 
   app.put(
-    `${base}/:id`,
+    one,
     {
       schema: {
         tags: [o.tag],
         summary: `Create or update a ${o.noun}`,
         description: "Upsert with a client-chosen id. Answers 200 whether it created or updated.",
-        params: IdParams,
+        params,
         body: o.schema,
         response: { 200: o.schema, ...errors(403, 409, 413, 415, 422) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-      const { doc } = await o.service.put(principalOf(request), request.params.id, request.body as Record<string, unknown>);
-      reply.header("location-html", htmlUrl(request.params.id));
+    async (request: OneParams, reply) => {
+      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>);
+      reply.header("location-html", htmlUrl(idOf(request)));
       return doc;
     },
   );
 
   app.delete(
-    `${base}/:id`,
+    one,
     {
       schema: {
         tags: [o.tag],
         summary: `Delete a ${o.noun}`,
-        params: IdParams,
+        params,
         response: { 204: NoContent, ...errors(403, 404, 409) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-      await o.service.delete(principalOf(request), request.params.id);
+    async (request: OneParams, reply) => {
+      await o.service.delete(principalOf(request), idOf(request));
       return reply.code(204).send(null);
     },
   );

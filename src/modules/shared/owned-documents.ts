@@ -35,3 +35,43 @@ export const ownedFilters: Pick<DocumentRoutesOptions<OwnedDocument>, "filters" 
   },
   toFilter: (q) => ({ ownerTeamId: q.teamId, status: q.status }),
 };
+
+/**
+ * Documents of the reference product's other resources (assets, source systems, definitions,
+ * tags): each names its owner team in its own place, and some may have none. Without an owner,
+ * only organization-wide principals may change the document.
+ */
+export function teamOwned<D extends Document>(options: {
+  what: string;
+  /** Where the document names its owner, for violations, e.g. `info.owner`. */
+  ownerField: string;
+  ownerOf(doc: D): string | undefined;
+  titleOf(doc: D): string | undefined;
+  statusOf?(doc: D): string | undefined;
+  searchOf(doc: D): unknown[];
+}): Pick<DocumentDefinition<D>, "columns" | "authorize" | "validate"> {
+  return {
+    columns: (doc) => ({
+      title: options.titleOf(doc) ?? null,
+      ownerTeamId: options.ownerOf(doc) ?? null,
+      status: options.statusOf?.(doc) ?? null,
+      searchText: searchText(doc.id, ...options.searchOf(doc)),
+    }),
+    authorize: (p, _id, before, after) =>
+      policy.writeOwned(p, options.what, [before, after].filter((d) => d !== undefined).map((d) => options.ownerOf(d!) ?? null)),
+    async validate(ex, organizationId, doc) {
+      const owner = options.ownerOf(doc);
+      if (owner === undefined) return [];
+      const team = await resourceRepository.get(ex, organizationId, "team", owner);
+      return team ? [] : [{ field: options.ownerField, message: `no team '${owner}' exists in this organization` }];
+    },
+  };
+}
+
+/** The owner-team list filter of the reference product's other resources. */
+export const ownerFilter: Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> = {
+  filters: {
+    owner: Type.Optional(Type.String({ description: "Only those owned by this team (its id)." })),
+  },
+  toFilter: (q) => ({ ownerTeamId: q.owner }),
+};

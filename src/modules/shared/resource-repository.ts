@@ -3,7 +3,7 @@ import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 
 /** Catalog documents kept in the shared `resources` table. */
-export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector";
+export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag";
 
 export interface StoredResource<D = Record<string, unknown>> {
   id: string;
@@ -126,6 +126,18 @@ export const resourceRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 
+  /** The id of another document of this kind whose id differs from `id` only in letter case. */
+  async findOtherCasing(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<string | undefined> {
+    const row = await ex
+      .selectFrom("resources")
+      .select("id")
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where(sql<boolean>`lower(id) = ${id.toLowerCase()}`)
+      .where("id", "<>", id)
+      .executeTakeFirst();
+    return row?.id;
+  },
   /** How many documents of the given kinds a team owns. */
   async countOwnedBy(ex: Executor, organizationId: string, kinds: ResourceKind[], teamId: string): Promise<number> {
     const row = await ex

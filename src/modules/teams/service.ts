@@ -26,12 +26,12 @@ export function teamDefinition(hooks: TeamHooks): DocumentDefinition<Team> {
       emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
     },
     async checkDeletable(ex, organizationId, team) {
-      const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract"], team.id);
+      const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract", "asset", "sourcesystem", "definition", "tag"], team.id);
       const keys = await apiKeyRepository.countActiveForTeam(ex, organizationId, team.id);
       const accesses = await hooks.countOpenAccesses(ex, organizationId, team.id);
       if (owned > 0 || keys > 0 || accesses > 0) {
         throw conflict(
-          `Team '${team.id}' is still in use: it owns ${owned} data product(s) or contract(s), has ${keys} API key(s) ` +
+          `Team '${team.id}' is still in use: it owns ${owned} data product(s), contract(s) or other catalog resource(s), has ${keys} API key(s) ` +
             `and provides or consumes ${accesses} requested, approved or active access(es). Move, delete or close those first.`,
         );
       }

@@ -132,6 +132,20 @@ export interface SetupTokensTable {
   used_at: string | null;
 }
 
+/** Published test runs of data contracts (`datacontract test --publish`). */
+export interface TestResultsTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  id: string;
+  data_contract_id: string;
+  server: string | null;
+  result: string;
+  owner_team_id: string | null;
+  summary: string;
+  doc: string;
+  created_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -142,4 +156,5 @@ export interface DB {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
+  test_results: TestResultsTable;
 }

@@ -6,6 +6,7 @@ import people from "./0003_people.js";
 import eventsBySubject from "./0004_events_by_subject.js";
 import eventPrincipal from "./0005_event_principal.js";
 import accessSemantics from "./0030_access_semantics.js";
+import testResults from "./0050_test_results.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0004_events_by_subject": eventsBySubject,
   "0005_event_principal": eventPrincipal,
   "0030_access_semantics": accessSemantics,
+  "0050_test_results": testResults,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

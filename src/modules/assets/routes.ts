@@ -1,0 +1,39 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import type { Config } from "../../platform/config.js";
+import { errors, IdParams, ResourceId } from "../../platform/http/shapes.js";
+import { principalOf, type App } from "../../platform/http/types.js";
+import { documentRoutes } from "../shared/document-routes.js";
+import { ownerFilter } from "../shared/owned-documents.js";
+import { TagId } from "../tags/shapes.js";
+import type { AssetService } from "./service.js";
+import { AssetSchema } from "./shapes.js";
+
+const AssignedTags = Type.Array(Type.String(), { title: "AssetTags", description: "Tags assigned to the asset in Steward." });
+const TagParams = Type.Object({ id: ResourceId, "*": TagId });
+
+export function assetRoutes(app: App, assets: AssetService, config: Config): void {
+  documentRoutes(app, { plural: "assets", noun: "asset", tag: "assets", schema: AssetSchema, service: assets, config, ...ownerFilter });
+
+  app.get(
+    "/api/assets/:id/assigned-tags",
+    { schema: { tags: ["assets"], summary: "List the tags assigned to an asset", params: IdParams, response: { 200: AssignedTags, ...errors(404) } } },
+    async (request) => assets.assignedTags(principalOf(request), request.params.id),
+  );
+  // Tag ids may contain `/`, so the tag is the rest of the path.
+  for (const [method, assign] of [["PUT", true], ["DELETE", false]] as const) {
+    app.route({
+      method,
+      url: "/api/assets/:id/assigned-tags/*",
+      schema: {
+        tags: ["assets"],
+        summary: assign ? "Assign a tag to an asset" : "Remove an assigned tag from an asset",
+        description: "Answers the asset's assigned tags afterwards. An asset that does not exist is a 422, as in the reference product.",
+        params: TagParams,
+        response: { 200: AssignedTags, ...errors(403, 422) },
+      },
+      handler: async (request: FastifyRequest<{ Params: { id: string; "*": string } }>) =>
+        assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign),
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import type { DocumentDefinition } from "../shared/document-service.js";
+import { teamOwned } from "../shared/owned-documents.js";
+import type { SourceSystem } from "./shapes.js";
+
+export const sourceSystemDefinition: DocumentDefinition<SourceSystem> = {
+  kind: "sourcesystem",
+  label: "Source system",
+  ...teamOwned<SourceSystem>({
+    what: "source system",
+    ownerField: "owner",
+    ownerOf: (s) => s.owner,
+    titleOf: (s) => s.name,
+    searchOf: (s) => [s.name, s.description],
+  }),
+  emitChange(emit, id, before, after) {
+    emit(before === undefined ? "SourceSystemCreatedEvent" : after === undefined ? "SourceSystemDeletedEvent" : "SourceSystemUpdatedEvent", id);
+  },
+};

@@ -1,0 +1,10 @@
+import type { Config } from "../../platform/config.js";
+import type { App } from "../../platform/http/types.js";
+import type { DocumentService } from "../shared/document-service.js";
+import { documentRoutes } from "../shared/document-routes.js";
+import { ownerFilter } from "../shared/owned-documents.js";
+import { TagId, TagSchema, type Tag } from "./shapes.js";
+
+export function tagRoutes(app: App, tags: DocumentService<Tag>, config: Config): void {
+  documentRoutes(app, { plural: "tags", noun: "tag", tag: "tags", schema: TagSchema, service: tags, config, idSchema: TagId, ...ownerFilter });
+}

@@ -1,0 +1,36 @@
+import type { DocumentDefinition } from "../shared/document-service.js";
+import { teamOwned } from "../shared/owned-documents.js";
+import { resourceRepository } from "../shared/resource-repository.js";
+import type { Tag } from "./shapes.js";
+
+const ownerOf = (tag: Tag) => tag.owner ?? tag.info?.owner;
+
+const owned = teamOwned<Tag>({
+  what: "tag",
+  ownerField: "owner",
+  ownerOf,
+  titleOf: (t) => t.id,
+  searchOf: (t) => [t.info?.description],
+});
+
+export const tagDefinition: DocumentDefinition<Tag> = {
+  kind: "tag",
+  label: "Tag",
+  ...owned,
+  // Clients may name the owner in either place; answers always carry the top-level one.
+  prepare: (tag) => (tag.owner === undefined && tag.info?.owner !== undefined ? { ...tag, owner: tag.info.owner } : tag),
+  async validate(ex, organizationId, tag) {
+    if (ownerOf(tag) === undefined) return [{ field: "owner", message: "is required (or info.owner)" }];
+    const violations = await owned.validate!(ex, organizationId, tag);
+    if (tag.info?.owner !== undefined && tag.owner !== tag.info.owner) {
+      violations.push({ field: "info.owner", message: `must equal owner ('${tag.owner}') when both are given` });
+    }
+    // Tags differing only in case would be told apart by no one reading them.
+    const twin = await resourceRepository.findOtherCasing(ex, organizationId, "tag", tag.id);
+    if (twin !== undefined) violations.push({ field: "id", message: `the tag '${twin}' exists already; tag ids differing only in case are not allowed` });
+    return violations;
+  },
+  emitChange(emit, id, before, after) {
+    emit(before === undefined ? "TagCreatedEvent" : after === undefined ? "TagDeletedEvent" : "TagUpdatedEvent", id);
+  },
+};

@@ -1,0 +1,59 @@
+import type { Selectable } from "kysely";
+import type { Executor } from "../../platform/database/index.js";
+import type { TestResultsTable } from "../../platform/database/tables.js";
+
+export type TestResultRow = Omit<Selectable<TestResultsTable>, "row_id">;
+
+export interface TestResultFilter {
+  dataContractId?: string;
+  server?: string;
+  offset: number;
+  limit: number;
+}
+
+/** All SQL over published test runs; every query is bounded to one organization. */
+export const testResultRepository = {
+  async insert(ex: Executor, row: TestResultRow): Promise<void> {
+    await ex.insertInto("test_results").values(row).execute();
+  },
+
+  async get(ex: Executor, organizationId: string, id: string): Promise<TestResultRow | undefined> {
+    return ex
+      .selectFrom("test_results")
+      .select(["organization_id", "id", "data_contract_id", "server", "result", "owner_team_id", "summary", "doc", "created_at"])
+      .where("organization_id", "=", organizationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  },
+
+  /** Summaries (runs without checks and logs), newest first. */
+  async list(ex: Executor, organizationId: string, filter: TestResultFilter): Promise<string[]> {
+    const rows = await ex
+      .selectFrom("test_results")
+      .select("summary")
+      .where("organization_id", "=", organizationId)
+      .$if(filter.dataContractId !== undefined, (qb) => qb.where("data_contract_id", "=", filter.dataContractId!))
+      .$if(filter.server !== undefined, (qb) => qb.where("server", "=", filter.server!))
+      .orderBy("row_id", "desc")
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute();
+    return rows.map((r) => r.summary);
+  },
+
+  /** The newest runs of one contract, newest first, without their documents. */
+  async newestOfContract(ex: Executor, organizationId: string, dataContractId: string, limit: number) {
+    return ex
+      .selectFrom("test_results")
+      .select(["id", "server", "result", "summary", "created_at"])
+      .where("organization_id", "=", organizationId)
+      .where("data_contract_id", "=", dataContractId)
+      .orderBy("row_id", "desc")
+      .limit(limit)
+      .execute();
+  },
+
+  async delete(ex: Executor, organizationId: string, id: string): Promise<void> {
+    await ex.deleteFrom("test_results").where("organization_id", "=", organizationId).where("id", "=", id).execute();
+  },
+};

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { ValidateFunction } from "ajv";
+import { parse } from "yaml";
+
+/**
+ * The reference product's OpenAPI description (../shared/standards/, beside the clone), and
+ * checks of Steward's answers against the response schemas it gives for the same operation.
+ */
+// In a clone shared/ sits beside the repository; in a worktree one level further up.
+const STANDARDS = [path.resolve(process.cwd(), "../shared/standards"), path.resolve(process.cwd(), "../../shared/standards")].find((dir) =>
+  existsSync(dir),
+)!;
+const BASE = "https://reference.invalid/";
+
+// The description points at the standards' JSON Schemas under names of its own.
+const EXTERNAL: Record<string, string> = {
+  "schemas/dataproduct-0.0.1.json": "dataproduct-specification-0.0.1.json",
+  "schemas/odps-json-schema-v1.0.0.json": "odps-json-schema-v1.0.0.json",
+  "schemas/odcs-json-schema-v3.1.0.json": "odcs-json-schema-v3.1.0.json",
+};
+
+export interface ReferenceOperation {
+  method: string;
+  /** The path as the description writes it, e.g. `/api/assets/{id}`. */
+  path: string;
+  operationId?: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+let loaded: { doc: any; ajv: Ajv2020 } | undefined;
+
+function reference() {
+  if (loaded) return loaded;
+  const doc = parse(readFileSync(path.join(STANDARDS, "entropy-data-openapi.yaml"), "utf8"));
+  const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  for (const [ref, file] of Object.entries(EXTERNAL)) {
+    const { $schema: _schema, $id: _id, ...schema } = JSON.parse(readFileSync(path.join(STANDARDS, file), "utf8"));
+    ajv.addSchema({ ...schema, $id: BASE + ref });
+  }
+  ajv.addSchema({ $id: BASE + "openapi.json", components: doc.components });
+  loaded = { doc, ajv };
+  return loaded;
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"];
+
+/** Every operation of the reference description. */
+export function referenceOperations(): ReferenceOperation[] {
+  const { doc } = reference();
+  return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path: p, operationId: item[m].operationId, responses: item[m].responses ?? {} })),
+  );
+}
+
+const compiled = new Map<string, ValidateFunction | null>();
+
+/**
+ * Checks `body` against the reference's JSON schema for this operation and status. Returns the
+ * problems (none: valid), or throws when the reference has no such operation or answer schema.
+ */
+export function referenceViolations(method: string, templatePath: string, status: number, body: unknown): string[] {
+  const key = `${method} ${templatePath} ${status}`;
+  if (!compiled.has(key)) {
+    const { doc, ajv } = reference();
+    const op = doc.paths?.[templatePath]?.[method.toLowerCase()];
+    if (!op) throw new Error(`The reference has no operation ${method} ${templatePath}`);
+    const schema = op.responses?.[String(status)]?.content?.["application/json"]?.schema;
+    compiled.set(key, schema === undefined ? null : ajv.compile(rebase(schema) as object));
+  }
+  const validate = compiled.get(key);
+  if (!validate) throw new Error(`The reference gives no JSON schema for ${key}`);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+}
+
+/** Local `#/components/...` references of an inline schema, pointed at the loaded description. */
+function rebase(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rebase);
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}openapi.json${v}` : rebase(v)]),
+  );
+}
