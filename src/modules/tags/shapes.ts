@@ -3,7 +3,7 @@ import { OpenObject } from "../../platform/http/shapes.js";
 import { Links } from "../teams/shapes.js";
 
 /** Tag ids may be hierarchical: `Governance/PII` is the tag `PII` under `Governance`. */
-export const TagId = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000](?:[^\\u0000]*[^/\\u0000])?$" });
+export const TagId = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000]+(?:/[^/\\u0000]+)*$" });
 
 export const TagSchema = OpenObject(
   {

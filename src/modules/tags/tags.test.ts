@@ -38,7 +38,7 @@ describe.each(DATABASES)("tags (%s)", (kind) => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.violations.map((v: any) => v.field)).toContain(field);
     }
-    for (const bad of ["/api/tags//a", "/api/tags/a//", `/api/tags/${"x".repeat(257)}`]) {
+    for (const bad of ["/api/tags//a", "/api/tags/a//", "/api/tags/a//b", `/api/tags/${"x".repeat(257)}`]) {
       expect((await t.api("PUT", bad, { owner: "governance" })).status, bad).toBeGreaterThanOrEqual(400);
     }
     expect((await t.api("GET", "/api/tags")).body.map((x: any) => x.id)).toEqual(["Governance/PII", "finance"]);
