@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
+import { stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore, type PositionStore } from "../../src/consumer/index.js";
 import { parseConnectorConfig } from "../../src/connectors/postgres/config.js";
 import { HANDLED_KINDS, PostgresAccessConnector } from "../../src/connectors/postgres/connector.js";
 import { POSTGRES_URL } from "../helpers/databases.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { runCli } from "../helpers/cli.js";
 
 // Roles are shared by the whole PostgreSQL cluster: every name here carries this file's suffix.
 const suffix = randomBytes(3).toString("hex");
@@ -29,7 +34,7 @@ const connection = (database: string) => ({
 const mainDb = url.pathname.slice(1);
 
 /** The operator's configuration: `warehouse` is this machine's test database, `archive` another database. */
-const config = parseConnectorConfig({
+const rawConfig = {
   servers: {
     warehouse: {
       connection: connection(mainDb),
@@ -42,7 +47,8 @@ const config = parseConnectorConfig({
   },
   ledger: { server: "warehouse", schema: ledgerSchema },
   timeouts: { connectMs: 10_000, statementMs: 10_000, lockMs: 1_000 },
-});
+};
+const config = parseConnectorConfig(rawConfig);
 
 describe("PostgreSQL access connector", () => {
   let t: TestServer;
@@ -271,5 +277,30 @@ describe("PostgreSQL access connector", () => {
     expect(before.archive).toBe(true);
     // Provisioned accesses are not reported again; the refused and broken ones fail again.
     expect((await events()) - reportsBefore).toBeLessThanOrEqual(12);
+  });
+
+  it("runs as `steward connector postgres` with a YAML configuration, the password from a variable and no secret in its output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "steward-connector-"));
+    try {
+      // This machine's PostgreSQL trusts local connections, so any password is accepted.
+      const password = `not-really-secret-${suffix}`;
+      const warehouse = { ...rawConfig.servers.warehouse, connection: { ...rawConfig.servers.warehouse.connection, password: undefined, passwordEnv: "WAREHOUSE_PASSWORD" } };
+      writeFileSync(join(dir, "connector.yaml"), stringify({ ...rawConfig, servers: { ...rawConfig.servers, warehouse } }));
+      const position = join(dir, "position");
+      writeFileSync(position, (await store.load()) ?? ""); // start after everything handled above
+      await requestAccess("cli-access", "orders", "whole-schema", { teamId: marketing });
+      const res = await runCli(["connector", "postgres", "--url", t.url, "--config", join(dir, "connector.yaml"), "--position-file", position, "--once"], {
+        STEWARD_API_KEY: t.key,
+        WAREHOUSE_PASSWORD: password,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain('granted {"accessId":"cli-access","server":"warehouse"');
+      expect(res.stdout + res.stderr).not.toContain(password);
+      expect(res.stdout + res.stderr).not.toContain(t.key);
+      expect((await provisioning("cli-access")).status).toBe("provisioned");
+      expect(await canSelect(marketingRole, `${shop}.customers`)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
