@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly violations: Violation[] = [],
+    /** The problem's title, e.g. "Conflict": used as the heading of the message. */
+    readonly title = "",
   ) {
     super(detail);
   }
@@ -40,23 +42,47 @@ export function whenUnauthorized(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export interface CallOptions {
+  /** Write only if the resource is still the version read (optimistic concurrency, 412 otherwise). */
+  ifMatch?: string;
+  /** Create only: `*` makes the server refuse (412) when the id exists. */
+  ifNoneMatch?: "*";
+}
+
+/** A response body with the resource's version (ETag), when the server sent one. */
+export interface Versioned<T> {
+  data: T;
+  etag?: string;
+}
+
+export async function send<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Versioned<T>> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && csrfToken) headers["x-csrf-token"] = csrfToken;
+  if (options.ifMatch) headers["if-match"] = options.ifMatch;
+  if (options.ifNoneMatch) headers["if-none-match"] = options.ifNoneMatch;
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin", cache: "no-store" });
   } catch {
-    throw new ApiError(0, "Steward cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, "Steward cannot be reached. Check your connection and try again.", [], "No connection");
   }
   const text = await response.text();
-  const data = text && /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : undefined;
+  let data: any;
+  try {
+    data = text && /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
   if (!response.ok) {
     if (response.status === 401 && path.startsWith("/api/")) onUnauthorized();
-    throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? []);
+    throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? [], data?.title ?? response.statusText);
   }
-  return data as T;
+  return { data: data as T, etag: response.headers.get("etag") ?? undefined };
+}
+
+export async function call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<T> {
+  return (await send<T>(method, path, body, options)).data;
 }
 
 export const get = <T = unknown>(path: string) => call<T>("GET", path);
@@ -71,73 +97,14 @@ export function withQuery(path: string, query: Record<string, string | undefined
 
 export const enc = encodeURIComponent;
 
-// Shapes the pages read (the API returns more; unknown members are ignored here).
-export interface Team {
-  id: string;
-  name: string;
-  type?: string;
-  description?: string;
-  members?: Array<{ emailAddress: string; role?: string }>;
-  [k: string]: unknown;
-}
-
-export interface OutputPort {
-  id: string;
-  name: string;
-  description?: string;
-  type?: string;
-  status?: string;
-  server?: Record<string, unknown>;
-  dataContractId?: string;
-  containsPii?: boolean;
-  autoApprove?: boolean;
-}
-
-export interface DataProduct {
-  id: string;
-  info: { title: string; owner: string; description?: string; status?: string; archetype?: string; maturity?: string };
-  outputPorts?: OutputPort[];
-  tags?: string[];
-}
-
-export interface SchemaObject {
-  type: string;
-  specification: unknown;
-}
-
-export interface DataContract {
-  id: string;
-  dataContractSpecification?: string;
-  info: { title: string; version: string; owner: string; description?: string; status?: string };
-  provider?: { teamId?: string; dataProductId?: string; outputPortId?: string };
-  terms?: { usage?: string; limitations?: string; billing?: string; noticePeriod?: string };
-  schema: SchemaObject | SchemaObject[];
-  tags?: string[];
-  [k: string]: unknown;
-}
-
-// The server's own definitions, so the two cannot drift apart.
+// The server's own shapes, so the two cannot drift apart.
+export type { Team } from "../../src/modules/teams/shapes.js";
+export type { DataProduct, OutputPort } from "../../src/modules/dataproducts/shapes.js";
+export type { DataContract, SchemaObject } from "../../src/modules/datacontracts/shapes.js";
+export type { Access, Provisioning } from "../../src/modules/access/shapes.js";
 export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
 
-export interface Provisioning {
-  status: string;
-  platform?: string;
-  executor?: string;
-  reference?: string;
-  updatedAt?: string;
-  [k: string]: unknown;
-}
-
-export interface Access {
-  id: string;
-  info: { purpose: string; status: "requested" | "approved" | "rejected" | "canceled"; active: boolean; startDate?: string | null; endDate?: string | null };
-  provider: { dataProductId: string; outputPortId: string; teamId?: string | null; dataContractId?: string | null };
-  consumer: { dataProductId?: string; teamId?: string; userId?: string };
-  provisioning?: Provisioning | null;
-  [k: string]: unknown;
-}
-
-export type ApiKey = Static<typeof ApiKeySchema>;
+export type ApiKey = Static<typeof ApiKeySchema> & { revokedAt?: string | null; revokedBy?: unknown; revokedByName?: string | null };
 
 export interface Member {
   email: string;
@@ -153,5 +120,17 @@ export interface CloudEvent {
   type: string;
   time: string;
   subject: string;
+  principal?: string;
   data: { id: string; timestamp: string; outputPortId?: string; status?: string };
+}
+
+/** One entry of an access's history (GET /api/access/{id}/history). */
+export interface HistoryEntry {
+  id?: string;
+  kind?: string;
+  type?: string;
+  time: string;
+  principal?: string;
+  principalName?: string | null;
+  comment?: string | null;
 }

@@ -4,7 +4,23 @@ import { useEffect, useState } from "preact/hooks";
 
 const listeners = new Set<() => void>();
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** Asked before leaving the page; false keeps the person where they are (unsaved changes). */
+let leaveGuard: (() => boolean) | null = null;
+let current = location.pathname + location.search;
+
+export function setLeaveGuard(guard: (() => boolean) | null): void {
+  leaveGuard = guard;
+}
+
+/** True when there is no guard or the person agreed to leave. */
+export function mayLeave(): boolean {
+  return !leaveGuard || leaveGuard();
+}
+
+export function navigate(to: string, options: { replace?: boolean; force?: boolean } = {}): void {
+  if (!options.force && to !== current && !mayLeave()) return;
+  leaveGuard = null;
+  current = to;
   if (options.replace) history.replaceState(null, "", to);
   else history.pushState(null, "", to);
   for (const l of listeners) l();
@@ -12,8 +28,27 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
 }
 
 window.addEventListener("popstate", () => {
+  const to = location.pathname + location.search;
+  if (!mayLeave()) {
+    // The browser has already moved: put the page the person stays on back into the address bar.
+    history.pushState(null, "", current);
+    return;
+  }
+  leaveGuard = null;
+  current = to;
   for (const l of listeners) l();
 });
+
+/** Keeps the query string in step with a page's filters, without adding history entries. */
+export function replaceQuery(query: Record<string, string | undefined>): void {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
+  const s = params.toString();
+  const to = location.pathname + (s ? `?${s}` : "");
+  if (to === current) return;
+  current = to;
+  history.replaceState(null, "", to);
+}
 
 document.addEventListener("click", (event) => {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;

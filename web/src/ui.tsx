@@ -1,6 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, type Violation } from "./api.js";
+import { ApiError, call, type Violation } from "./api.js";
+import { navigate } from "./router.js";
+import { describeViolation } from "./words.js";
 
 /** Loads data for a page; `reload` fetches again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -42,32 +44,50 @@ export function PageHeader(props: { title: string; kicker?: ComponentChildren; c
   );
 }
 
-export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+const HEADINGS: Record<number, string> = {
+  0: "No connection",
+  400: "The request was not understood",
+  403: "Not allowed",
+  404: "Not found",
+  409: "Not possible in the current state",
+  412: "Changed by someone else",
+  413: "Too large",
+  422: "Some values need fixing",
+  429: "Too many attempts",
+};
+
+/** A problem from the server: its title as the heading (or the page's own), the detail, each violation in words. */
+export function ErrorBox({ error, title, labels }: { error: unknown; title?: string; labels?: Record<string, string> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // After a failed action the message takes focus, so keyboard and screen reader users meet it.
+    if (error && ref.current && !ref.current.closest("dialog")) ref.current.focus({ preventScroll: false });
+  }, [error instanceof ApiError ? `${error.status} ${error.detail} ${error.violations.length}` : error]);
   if (!error) return null;
   const e = error instanceof ApiError ? error : new ApiError(0, String((error as Error)?.message ?? error));
+  const heading = title ?? HEADINGS[e.status] ?? (e.title || "The action failed");
   return (
-    <div class="alert error" role="alert">
-      <strong>{title ?? (e.status === 404 ? "Not found" : e.status === 403 ? "Not allowed" : "Something went wrong")}</strong>
+    <div class="alert error" role="alert" tabIndex={-1} ref={ref}>
+      <strong>{heading}</strong>
       <p>{e.detail}</p>
-      {e.violations.length > 0 && <Violations violations={e.violations} />}
+      {e.violations.length > 0 && <Violations violations={e.violations} labels={labels} />}
     </div>
   );
 }
 
-export function Violations({ violations }: { violations: Violation[] }) {
+export function Violations({ violations, labels }: { violations: Violation[]; labels?: Record<string, string> }) {
   return (
     <ul class="violations">
       {violations.map((v, i) => (
         <li key={i}>
-          <code>{v.field || "(body)"}</code>
+          {describeViolation(v, labels)}
           {v.line !== undefined && (
             <span class="where">
               {" "}
-              line {v.line}
-              {v.column !== undefined && `, column ${v.column}`}
+              (line {v.line}
+              {v.column !== undefined && `, column ${v.column}`})
             </span>
           )}
-          : {v.message}
         </li>
       ))}
     </ul>
@@ -119,9 +139,15 @@ const TONES: Record<string, string> = {
   member: "neutral",
   organization: "info",
   team: "neutral",
+  passed: "ok",
+  failed: "bad",
+  warning: "warn",
+  error: "bad",
+  revoked: "bad",
 };
 
-export function Badge({ children, tone }: { children: string; tone?: string }) {
+export function Badge({ children, tone }: { children?: string | null; tone?: string }) {
+  if (!children) return null;
   return <span class={`badge ${tone ?? TONES[children.toLowerCase()] ?? "neutral"}`}>{children}</span>;
 }
 
@@ -228,7 +254,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   );
 }
 
-export function Field(props: { label: string; id: string; hint?: ComponentChildren; children: ComponentChildren; error?: string }) {
+export function Field(props: { label: string; id: string; hint?: ComponentChildren; children: ComponentChildren; error?: ComponentChildren }) {
   return (
     <div class={`field${props.error ? " invalid" : ""}`}>
       <label for={props.id}>{props.label}</label>
@@ -344,5 +370,26 @@ export function Table(props: { columns: Array<string | false>; caption?: string;
         <tbody>{props.children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** Deletes a catalog document after asking; when something still depends on it, says what (the server's 409). */
+export function DeleteDialog(props: { open: boolean; onClose: () => void; path: string; name: string; noun: string; then: string; children?: ComponentChildren }) {
+  return (
+    <Confirm
+      open={props.open}
+      title={`Delete ${props.noun}`}
+      confirmLabel={`Delete ${props.noun}`}
+      danger
+      onClose={props.onClose}
+      onConfirm={async () => {
+        await call("DELETE", props.path);
+        navigate(props.then, { force: true });
+      }}
+    >
+      <p>
+        Delete <strong>{props.name}</strong>? This cannot be undone. {props.children}
+      </p>
+    </Confirm>
   );
 }
