@@ -53,11 +53,11 @@ async function main(): Promise<void> {
     await owner.getByRole("heading", { level: 3, name: "order_lines" }).waitFor();
     await shot(owner, "datacontract");
     await owner.goto(`${t.url}/datacontracts/new`);
-    await owner.getByLabel("Id").fill("shipments-v1");
+    await owner.getByLabel("Id", { exact: true }).fill("shipments-v1");
     await owner.getByLabel("Title").fill("Shipments");
     await owner.getByLabel("Schema specification").fill(DBT_INVALID);
-    await owner.getByRole("button", { name: "Create contract" }).click();
-    await owner.getByText("The contract is not valid").waitFor();
+    await owner.getByRole("button", { name: "Create data contract" }).click();
+    await owner.getByRole("region", { name: "Problems in the document" }).waitFor();
     await shot(owner, "datacontract-violations");
 
     await owner.goto(`${t.url}/settings/api-keys`);

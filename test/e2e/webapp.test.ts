@@ -89,7 +89,7 @@ describe("web app in a browser", () => {
     // Revoke, with confirmation; the very next request with the key is refused.
     await row.getByRole("button", { name: /Revoke/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
-    await row.waitFor({ state: "detached" });
+    await page.getByRole("table", { name: "API keys of the organization" }).getByRole("row", { name: /Orders pipeline/ }).waitFor({ state: "detached" });
     expect((await request(t.url, "GET", "/api/dataproducts", undefined, { key: secret })).status).toBe(401);
   });
 
@@ -119,6 +119,8 @@ describe("web app in a browser", () => {
     const row = provider.getByRole("row", { name: /Daily revenue reporting by market/ });
     expect(await row.textContent()).toContain("requested");
     await row.getByRole("button", { name: /Approve/ }).click();
+    await provider.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
+    await provider.getByRole("status").getByText("Approved: “Daily revenue reporting by market”. It is active.").waitFor();
     await provider.getByText("Nothing waits for your decision.").waitFor();
     await provider.getByRole("button", { name: "All requests" }).click();
     await provider.getByRole("row", { name: /Daily revenue reporting by market/ }).getByText("active", { exact: true }).waitFor();
@@ -134,7 +136,7 @@ describe("web app in a browser", () => {
     // The access page shows the lifecycle state and dates.
     await consumer.reload();
     await consumer.getByRole("list", { name: "Lifecycle" }).getByText("Approved").waitFor();
-    await consumer.getByText("when approved").waitFor();
+    await consumer.getByText("Active since").waitFor();
   });
 
   it("shows a contract's models, and the violations of an invalid schema against its lines", async () => {
@@ -146,20 +148,20 @@ describe("web app in a browser", () => {
 
     await nav(page, "Data contracts").click();
     await page.getByRole("link", { name: "New data contract" }).click();
-    await page.getByLabel("Id").fill("shipments-v1");
+    await page.getByLabel("Id", { exact: true }).fill("shipments-v1");
     await page.getByLabel("Title").fill("Shipments");
     await page.getByLabel("Schema specification").fill(DBT_INVALID);
-    await page.getByRole("button", { name: "Create contract" }).click();
-    const alert = page.getByRole("alert");
-    await alert.getByText("The contract is not valid").waitFor();
-    const text = await alert.textContent();
-    expect(text).toContain("schema.specification.models[0].columns[1].name");
-    expect(text).toContain("line 8");
-    expect(text).toContain("schema.specification.models[1].name");
-    // Each problem is shown under the line of the schema it is about.
-    const flagged = page.locator("ol.source li.has-error");
-    expect(await flagged.count()).toBeGreaterThanOrEqual(2);
-    expect(await flagged.first().textContent()).toContain("data_type: timestamp");
+    await page.getByRole("button", { name: "Create data contract" }).click();
+    await page.getByRole("alert").getByText(/Not saved: \d+ values to fix/).waitFor();
+    // Each problem is listed with the line of the schema it is about, and that line is marked.
+    const problems = page.getByRole("region", { name: "Problems in the document" });
+    const text = await problems.textContent();
+    expect(text).toMatch(/Line 8.*specification\.models\[0\]\.columns\[1\]\.name: A column needs a name\./s);
+    expect(text).toMatch(/Line 10.*specification\.models\[1\]\.name: A model needs a name\./s);
+    expect(await page.locator(".gutter span.flagged").first().textContent()).toBe("8");
+    await problems.getByRole("button", { name: /^Line 8/ }).click();
+    const selected = await page.getByLabel("Schema specification").evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+    expect(selected).toContain("data_type: timestamp");
     expect((await t.api("GET", "/api/datacontracts/shipments-v1")).status).toBe(404);
   });
 });

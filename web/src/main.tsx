@@ -6,8 +6,10 @@ import { SessionContext, useSession } from "./session.js";
 import { Loading } from "./ui.js";
 import { SetupPage, SignInPage } from "./pages/auth.js";
 import { DataProductList, DataProductPage } from "./pages/dataproducts.js";
-import { ContractEditor, DataContractList, DataContractPage } from "./pages/datacontracts.js";
-import { TeamList, TeamPage } from "./pages/teams.js";
+import { DataProductEditor } from "./pages/dataproduct-editor.js";
+import { DataContractList, DataContractPage } from "./pages/datacontracts.js";
+import { ContractEditor } from "./pages/contract-editor.js";
+import { TeamEditor, TeamList, TeamPage } from "./pages/teams.js";
 import { AccessInbox, AccessPage } from "./pages/access.js";
 import { ActivityPage } from "./pages/activity.js";
 import { ApiKeysPage } from "./pages/apikeys.js";
@@ -51,12 +53,16 @@ function App() {
 function Routes({ path }: { path: string }) {
   let m: Record<string, string> | null;
   if (path === "/" || path === "/dataproducts") return <DataProductList />;
+  if (path === "/dataproducts/new") return <DataProductEditor />;
+  if ((m = match("/dataproducts/:id/edit", path))) return <DataProductEditor id={m.id} />;
   if ((m = match("/dataproducts/:id", path))) return <DataProductPage id={m.id} />;
   if (path === "/datacontracts") return <DataContractList />;
   if (path === "/datacontracts/new") return <ContractEditor />;
   if ((m = match("/datacontracts/:id/edit", path))) return <ContractEditor id={m.id} />;
   if ((m = match("/datacontracts/:id", path))) return <DataContractPage id={m.id} />;
   if (path === "/teams") return <TeamList />;
+  if (path === "/teams/new") return <TeamEditor />;
+  if ((m = match("/teams/:id/edit", path))) return <TeamEditor id={m.id} />;
   if ((m = match("/teams/:id", path))) return <TeamPage id={m.id} />;
   if (path === "/access") return <AccessInbox />;
   if ((m = match("/access/:id", path))) return <AccessPage id={m.id} />;
@@ -85,6 +91,8 @@ const NAV = [
 function Shell({ path, children }: { path: string; children: ComponentChildren }) {
   const { session, setSession } = useSession();
   const current = session.organizations.find((o) => o.id === session.currentOrganizationId);
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   const section = (href: string, s?: string) => path === href || path.startsWith((s ?? href) + "/") || (href === "/dataproducts" && path === "/");
   return (
     <>
@@ -96,7 +104,10 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
           <img src="/favicon.svg" alt="" width="26" height="26" />
           <span>Steward</span>
         </a>
-        <nav aria-label="Main">
+        <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span> Menu
+        </button>
+        <nav aria-label="Main" id="main-nav" class={menuOpen ? "open" : undefined}>
           <ul>
             {NAV.map((n) => (
               <li key={n.href}>

@@ -1,11 +1,102 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, type Access, type DataProduct, type Provisioning, type Team } from "../api.js";
+import { ApiError, call, enc, get, type Access, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
+import { productSummary } from "../documents.js";
+import { usePrincipalNames } from "../names.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
-import { readRecent, describe, TONE } from "./activity.js";
-import { AccessTable, Consumer } from "./dataproducts.js";
+import { Badge, Dialog, DialogFooter, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { readRecent, TONE } from "./activity.js";
+import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
 
 type View = "inbox" | "mine" | "all";
+
+/** When the access was canceled (read-only; cancelling sets the end date, not a status). */
+const canceledAt = (a: Access): string | undefined => {
+  const v = (a.info as Record<string, unknown>).canceledAt;
+  return typeof v === "string" ? v : undefined;
+};
+type Decision = "approve" | "reject" | "cancel";
+
+const DECISIONS: Record<Decision, { title: string; button: string; danger: boolean; done: string; explain: (a: Access) => string }> = {
+  approve: {
+    title: "Approve access request",
+    button: "Approve",
+    danger: false,
+    done: "Approved",
+    explain: (a) => (a.info.startDate ? "The consumer gets access from the start date." : "The consumer gets access now; the platform's connector grants it."),
+  },
+  reject: {
+    title: "Reject access request",
+    button: "Reject request",
+    danger: true,
+    done: "Rejected",
+    explain: () => "This cannot be undone: a rejected request is closed, and the consumer has to request again.",
+  },
+  cancel: {
+    title: "Cancel access",
+    button: "Cancel access",
+    danger: true,
+    done: "Canceled",
+    explain: (a) => (a.info.active ? "The consumer loses access at the end date you choose, or now." : "The access will not start; it ends at the date you choose, or now."),
+  },
+};
+
+/** Approve, reject or cancel, with an optional comment kept in the access's history; reject and cancel ask first. */
+export function DecisionDialog({ access, decision, onClose, onDone }: { access: Access | null; decision: Decision | null; onClose: () => void; onDone: (message: string) => void }) {
+  const [comment, setComment] = useState("");
+  const [endDate, setEndDate] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const d = decision ? DECISIONS[decision] : undefined;
+  const close = () => {
+    setComment("");
+    setEndDate("");
+    setError(undefined);
+    onClose();
+  };
+  return (
+    <Dialog open={!!access && !!d} title={d?.title ?? ""} onClose={close}>
+      {access && d && decision && (
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            setError(undefined);
+            try {
+              const body: Record<string, string> = {};
+              if (comment.trim()) body.comment = comment.trim();
+              if (decision === "cancel" && endDate) body.endDate = endDate;
+              const result = await call<Access>("POST", `/api/access/${enc(access.id)}/${decision}`, body);
+              const state = result?.info?.active ? "It is active." : decision === "approve" && result?.info?.startDate ? "It becomes active on its start date." : "";
+              onDone(`${d.done}: “${access.info.purpose}”. ${state}`.trim());
+              close();
+            } catch (err) {
+              setError(err);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <div class="dialog-body">
+            <p>
+              <strong>“{access.info.purpose}”</strong>
+            </p>
+            <p>{d.explain(access)}</p>
+            {decision === "cancel" && (
+              <Field label="End date (optional)" id="cancel-end" hint="Empty: ends now. A later date than the current end is not allowed.">
+                <input id="cancel-end" type="date" value={endDate} onInput={(e) => setEndDate(e.currentTarget.value)} />
+              </Field>
+            )}
+            <Field label="Comment (optional)" id="decision-comment" hint="Kept in the access's history with your name.">
+              <textarea id="decision-comment" rows={3} maxLength={2000} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
+            </Field>
+            <ErrorBox error={error} labels={{ comment: "The comment", endDate: "The end date" }} />
+          </div>
+          <DialogFooter submit={d.button} cancel="Back" onCancel={close} tone={d.danger ? "danger" : "primary"} busy={busy} />
+        </form>
+      )}
+    </Dialog>
+  );
+}
 
 export function AccessInbox() {
   const { session } = useSession();
@@ -13,24 +104,17 @@ export function AccessInbox() {
   const products = useLoad(() => get<DataProduct[]>("/api/dataproducts"), []);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [view, setView] = useState<View>("inbox");
-  const [error, setError] = useState<unknown>();
-  const [rejecting, setRejecting] = useState<Access | null>(null);
-  const ownerOf = (productId?: string) => products.data?.find((p) => p.id === productId)?.info.owner;
+  const [deciding, setDeciding] = useState<{ access: Access; decision: Decision } | null>(null);
+  const [notice, setNotice] = useState("");
+  const ownerOf = (productId?: string) => {
+    const p = products.data?.find((x) => x.id === productId);
+    return p ? productSummary(p).owner : undefined;
+  };
   const consumerTeam = (a: Access) => a.consumer.teamId ?? ownerOf(a.consumer.dataProductId);
   const all = [...(accesses.data ?? [])].reverse();
   const inbox = all.filter((a) => a.info.status === "requested" && canActFor(session, a.provider.teamId));
-  const mine = all.filter((a) => session.scope === "organization" ? true : session.teamIds.includes(consumerTeam(a) ?? ""));
+  const mine = all.filter((a) => (session.scope === "organization" ? true : session.teamIds.includes(consumerTeam(a) ?? "")));
   const shown = view === "inbox" ? inbox : view === "mine" ? mine : all;
-
-  const approve = async (a: Access) => {
-    setError(undefined);
-    try {
-      await call("POST", `/api/access/${enc(a.id)}/approve`);
-      accesses.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
 
   return (
     <>
@@ -50,7 +134,12 @@ export function AccessInbox() {
           </button>
         ))}
       </div>
-      <ErrorBox error={accesses.error ?? error} />
+      {notice && (
+        <p class="alert info" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorBox error={accesses.error} />
       {accesses.loading && !accesses.data ? (
         <Loading />
       ) : shown.length === 0 ? (
@@ -63,10 +152,10 @@ export function AccessInbox() {
             a.info.status === "requested" &&
             canActFor(session, a.provider.teamId) && (
               <>
-                <button type="button" class="primary small" onClick={() => approve(a)}>
+                <button type="button" class="primary small" onClick={() => setDeciding({ access: a, decision: "approve" })}>
                   Approve<span class="visually-hidden"> “{a.info.purpose}”</span>
                 </button>
-                <button type="button" class="small" onClick={() => setRejecting(a)}>
+                <button type="button" class="small" onClick={() => setDeciding({ access: a, decision: "reject" })}>
                   Reject<span class="visually-hidden"> “{a.info.purpose}”</span>
                 </button>
               </>
@@ -74,21 +163,15 @@ export function AccessInbox() {
           }
         />
       )}
-      <Confirm
-        open={rejecting !== null}
-        title="Reject access request"
-        confirmLabel="Reject request"
-        danger
-        onClose={() => setRejecting(null)}
-        onConfirm={async () => {
-          await call("POST", `/api/access/${enc(rejecting!.id)}/reject`);
+      <DecisionDialog
+        access={deciding?.access ?? null}
+        decision={deciding?.decision ?? null}
+        onClose={() => setDeciding(null)}
+        onDone={(message) => {
+          setNotice(message);
           accesses.reload();
         }}
-      >
-        <p>
-          Reject “{rejecting?.info.purpose}”? The consumer will have to request again.
-        </p>
-      </Confirm>
+      />
     </>
   );
 }
@@ -100,14 +183,19 @@ const STEPS: Array<{ key: string; label: string }> = [
 ];
 
 function Lifecycle({ access }: { access: Access }) {
-  const s = access.info.status;
-  const decided = s === "approved" || s === "rejected" || s === "canceled";
-  const labels: Record<string, string> = { requested: "Requested", decided: s === "requested" ? "Waiting for approval" : s[0].toUpperCase() + s.slice(1), active: access.info.active ? "Active" : "Not active" };
-  const done: Record<string, boolean> = { requested: true, decided, active: access.info.active };
+  const s = access.info.status ?? "requested";
+  const canceled = !!canceledAt(access);
+  const decided = s === "approved" || s === "rejected";
+  const labels: Record<string, string> = {
+    requested: "Requested",
+    decided: s === "requested" ? "Waiting for approval" : s[0].toUpperCase() + s.slice(1),
+    active: access.info.active ? (canceled ? "Active until its end" : "Active") : canceled ? "Canceled" : "Not active",
+  };
+  const done: Record<string, boolean> = { requested: true, decided, active: !!access.info.active };
   return (
     <ol class="steps" aria-label="Lifecycle">
       {STEPS.map((step) => (
-        <li key={step.key} class={`${done[step.key] ? "done" : ""} ${step.key === "decided" && (s === "rejected" || s === "canceled") ? "stopped" : ""}`}>
+        <li key={step.key} class={`${done[step.key] ? "done" : ""} ${(step.key === "decided" && s === "rejected") || (step.key === "active" && canceled && !access.info.active) ? "stopped" : ""}`}>
           <span class="step-label">{labels[step.key]}</span>
         </li>
       ))}
@@ -115,24 +203,36 @@ function Lifecycle({ access }: { access: Access }) {
   );
 }
 
+/** The access's events with who caused them and their comments; older servers without the history route give the events alone. */
+async function loadHistory(id: string): Promise<HistoryEntry[]> {
+  try {
+    return await get<HistoryEntry[]>(`/api/access/${enc(id)}/history`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
+    return (await readRecent(1000, id)).filter((e) => e.type.includes("Access")) as unknown as HistoryEntry[];
+  }
+}
+
+const kindOf = (e: HistoryEntry) => (e.kind ?? e.type ?? "").split(".").pop()!.replace(/^Access/, "").replace(/Event$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
+
 export function AccessPage({ id }: { id: string }) {
   const { session } = useSession();
+  const nameOf = usePrincipalNames();
   const access = useLoad(() => get<Access>(`/api/access/${enc(id)}`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const provisioning = useLoad(() => get<Provisioning>(`/api/access/${enc(id)}/provisioning`).catch(() => null), [id, access.data]);
-  const history = useLoad(async () => (await readRecent(1000, id)).filter((e) => e.type.includes("Access")), [id, access.data]);
-  const [error, setError] = useState<unknown>();
-  const [confirm, setConfirm] = useState<"reject" | "cancel" | null>(null);
-  const [endDate, setEndDate] = useState("");
+  const history = useLoad(() => loadHistory(id), [id, access.data]);
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const [notice, setNotice] = useState("");
   if (access.loading && !access.data) return <Loading />;
   if (!access.data) return <ErrorBox error={access.error} />;
   const a = access.data;
   const provider = canActFor(session, a.provider.teamId);
-  const act = async (action: string, body?: unknown) => {
-    setError(undefined);
-    await call("POST", `/api/access/${enc(a.id)}/${action}`, body);
-    access.reload();
-  };
+  const consumerTeam = a.consumer.teamId;
+  const consumer = session.scope === "organization" || (!!consumerTeam && session.teamIds.includes(consumerTeam));
+  const canceled = !!canceledAt(a);
+  const ended = !!a.info.endDate && Date.parse(a.info.endDate.length === 10 ? `${a.info.endDate}T00:00:00Z` : a.info.endDate) <= Date.now();
+  const activatedAt = [...(history.data ?? [])].reverse().find((e) => kindOf(e) === "Activated")?.time;
   const p = provisioning.data;
   return (
     <>
@@ -143,29 +243,39 @@ export function AccessPage({ id }: { id: string }) {
           <>
             {a.info.status === "requested" && provider && (
               <>
-                <button type="button" class="primary" onClick={() => act("approve").catch(setError)}>
+                <button type="button" class="primary" onClick={() => setDecision("approve")}>
                   Approve
                 </button>
-                <button type="button" onClick={() => setConfirm("reject")}>
+                <button type="button" onClick={() => setDecision("reject")}>
                   Reject
                 </button>
               </>
             )}
-            {(a.info.status === "requested" || a.info.status === "approved") && (
-              <button type="button" class="danger" onClick={() => setConfirm("cancel")}>
+            {a.info.status === "approved" && !canceled && !ended && (provider || consumer) && (
+              <button type="button" class="danger" onClick={() => setDecision("cancel")}>
                 Cancel access
               </button>
             )}
           </>
         }
       />
-      <ErrorBox error={error} title="The action failed" />
+      {notice && (
+        <p class="alert info" role="status">
+          {notice}
+        </p>
+      )}
       <Lifecycle access={a} />
       <dl class="facts">
         <div>
           <dt>Status</dt>
           <dd>
             <Badge>{a.info.status}</Badge> {a.info.active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}
+            {canceled && (
+              <>
+                {" "}
+                <Badge tone="neutral">canceled</Badge>
+              </>
+            )}
           </dd>
         </div>
         <div>
@@ -191,9 +301,9 @@ export function AccessPage({ id }: { id: string }) {
           </dd>
         </div>
         <div>
-          <dt>Start</dt>
+          <dt>{activatedAt && !a.info.startDate ? "Active since" : "Start"}</dt>
           <dd>
-            <When value={a.info.startDate} empty="when approved" />
+            <AccessStart access={a} activatedAt={activatedAt} />
           </dd>
         </div>
         <div>
@@ -202,7 +312,40 @@ export function AccessPage({ id }: { id: string }) {
             <When value={a.info.endDate} empty="open-ended" />
           </dd>
         </div>
+        {canceled && (
+          <div>
+            <dt>Canceled</dt>
+            <dd>
+              <When value={canceledAt(a)} />
+            </dd>
+          </div>
+        )}
       </dl>
+      <section aria-labelledby="history">
+        <h2 id="history">History</h2>
+        <ErrorBox error={history.error} title="The history could not be read" />
+        {history.data && history.data.length > 0 ? (
+          <ol class="timeline history" aria-label="History, oldest first">
+            {history.data.map((e, i) => {
+              const kind = kindOf(e);
+              return (
+                <li key={e.id ?? i}>
+                  <When value={e.time} />
+                  <span class="what">
+                    <Badge tone={TONE[kind.replace(/ .*/, "")] ?? "neutral"}>{kind}</Badge>
+                  </span>
+                  <span class="subject">
+                    <span class="actor">by {nameOf(e.principal, e.principalName)}</span>
+                    {e.comment && <q class="comment">{e.comment}</q>}
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+        ) : (
+          !history.loading && <p class="muted">No events.</p>
+        )}
+      </section>
       <section aria-labelledby="provisioning">
         <h2 id="provisioning">Provisioning</h2>
         {p ? (
@@ -236,50 +379,23 @@ export function AccessPage({ id }: { id: string }) {
             <div>
               <dt>Updated</dt>
               <dd>
-                <When value={p.updatedAt} />
+                <When value={p.updatedAt as string | undefined} />
               </dd>
             </div>
           </dl>
         ) : (
-          <p class="muted">No connector has reported provisioning for this access yet.</p>
+          <Empty>No connector has reported provisioning for this access yet.</Empty>
         )}
       </section>
-      <section aria-labelledby="history">
-        <h2 id="history">History</h2>
-        {history.data && history.data.length > 0 ? (
-          <ol class="timeline compact">
-            {history.data.map((e) => (
-              <li key={e.id}>
-                <When value={e.time} />
-                <span class="what">
-                  <Badge tone={TONE[describe(e).action] ?? "neutral"}>{describe(e).action}</Badge>
-                </span>
-                <span class="subject">{e.data.status && <span class="muted">{e.data.status}</span>}</span>
-              </li>
-            ))}
-          </ol>
-        ) : (
-          !history.loading && <p class="muted">No events.</p>
-        )}
-      </section>
-      <Confirm open={confirm === "reject"} title="Reject access request" confirmLabel="Reject request" danger onClose={() => setConfirm(null)} onConfirm={() => act("reject")}>
-        <p>Reject “{a.info.purpose}”? This cannot be undone; the consumer will have to request again.</p>
-      </Confirm>
-      <Confirm
-        open={confirm === "cancel"}
-        title="Cancel access"
-        confirmLabel="Cancel access"
-        danger
-        onClose={() => setConfirm(null)}
-        onConfirm={() => act("cancel", endDate ? { endDate } : undefined)}
-      >
-        <p>{a.info.active ? "The consumer loses access at the end date, or now if you leave it empty." : "The request is withdrawn."}</p>
-        {a.info.status === "approved" && (
-          <Field label="End date (optional)" id="cancel-end" hint="Empty: ends now.">
-            <input id="cancel-end" type="date" value={endDate} onInput={(e) => setEndDate(e.currentTarget.value)} />
-          </Field>
-        )}
-      </Confirm>
+      <DecisionDialog
+        access={decision ? a : null}
+        decision={decision}
+        onClose={() => setDecision(null)}
+        onDone={(message) => {
+          setNotice(message);
+          access.reload();
+        }}
+      />
     </>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, enc, get, withQuery, type Access, type CloudEvent, type DataContract, type DataProduct, type Team } from "../api.js";
+import { contractSummary, productSummary } from "../documents.js";
+import { usePrincipalNames } from "../names.js";
 import { Badge, ErrorBox, Loading, PageHeader, When } from "../ui.js";
 
 /** The newest events (of one resource, with `subject`), oldest first. */
@@ -47,10 +49,10 @@ async function loadNames(): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (const t of teams) names.set(`Team:${t.id}`, t.name);
   for (const p of products) {
-    names.set(`Data Product:${p.id}`, p.info.title);
-    names.set(`Output Port:${p.id}`, p.info.title);
+    names.set(`Data Product:${p.id}`, productSummary(p).title);
+    names.set(`Output Port:${p.id}`, productSummary(p).title);
   }
-  for (const c of contracts) names.set(`Data Contract:${c.id}`, c.info.title);
+  for (const c of contracts) names.set(`Data Contract:${c.id}`, contractSummary(c).title);
   for (const a of accesses) names.set(`Access:${a.id}`, a.info.purpose);
   return names;
 }
@@ -59,6 +61,7 @@ const POLL_MS = 3000;
 const KEEP = 200;
 
 export function ActivityPage() {
+  const nameOf = usePrincipalNames();
   const [events, setEvents] = useState<CloudEvent[] | null>(null);
   const [error, setError] = useState<unknown>();
   const [filter, setFilter] = useState("");
@@ -139,6 +142,7 @@ export function ActivityPage() {
                   {names.has(`${d.resource}:${e.subject}`) && <span class="sub id">{e.subject}</span>}
                   {e.data.outputPortId && <span class="muted"> · port {e.data.outputPortId}</span>}
                   {e.data.status && <span class="muted"> · {e.data.status}</span>}
+                  <span class="actor"> · by {nameOf(e.principal, (e as { principalName?: string }).principalName)}</span>
                 </span>
               </li>
             );

@@ -2,7 +2,11 @@ import { useState } from "preact/hooks";
 import { call, enc, get, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
 import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter, RowAction, Table } from "../ui.js";
+import { usePrincipalNames } from "../names.js";
 import { teamName } from "./dataproducts.js";
+
+/** Who revoked a key: a principal (`user:<id>`), or a bare user id. */
+const principalOf = (by: unknown): string | undefined => (typeof by === "string" ? (by.includes(":") ? by : `user:${by}`) : undefined);
 import { OwnersOnly, SettingsNav } from "./settings.js";
 
 export function ApiKeysPage() {
@@ -12,6 +16,9 @@ export function ApiKeysPage() {
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [adding, setAdding] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const nameOf = usePrincipalNames();
+  const active = (keys.data ?? []).filter((k) => !k.revokedAt);
+  const revoked = (keys.data ?? []).filter((k) => !!k.revokedAt);
   return (
     <>
       <SettingsNav current="api-keys" />
@@ -34,11 +41,11 @@ export function ApiKeysPage() {
           <ErrorBox error={keys.error} />
           {keys.loading && !keys.data ? (
             <Loading />
-          ) : keys.data?.length === 0 ? (
-            <Empty>No API keys. Add one to use the API.</Empty>
+          ) : active.length === 0 ? (
+            <Empty>No API keys in force. Add one to use the API.</Empty>
           ) : (
             <Table columns={["Name", "Scope", "Team", "Created", "Last used", "Expires", ""]} caption="API keys of the organization">
-              {keys.data?.map((k) => {
+              {active.map((k) => {
                 const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();
                 return (
                   <tr key={k.id}>
@@ -63,6 +70,30 @@ export function ApiKeysPage() {
             </Table>
           )}
         </>
+      )}
+      {revoked.length > 0 && (
+        <section aria-labelledby="revoked-keys">
+          <h2 id="revoked-keys">Revoked keys</h2>
+          <p class="hint">A revoked key is refused on every request. It stays listed so that what it did can be traced.</p>
+          <Table columns={["Name", "Scope", "Team", "Created", "Revoked", "Revoked by"]} caption="Revoked API keys" class="revoked">
+            {revoked.map((k) => (
+              <tr key={k.id}>
+                <td class="strong">{k.displayName}</td>
+                <td data-label="Scope">
+                  <Badge>{k.scope}</Badge>
+                </td>
+                <td data-label="Team">{k.teamId ? teamName(teams.data, k.teamId) : <span class="muted">all teams</span>}</td>
+                <td data-label="Created">
+                  <When value={k.createdAt} />
+                </td>
+                <td data-label="Revoked">
+                  <When value={k.revokedAt} />
+                </td>
+                <td data-label="Revoked by">{nameOf(principalOf(k.revokedBy), k.revokedByName)}</td>
+              </tr>
+            ))}
+          </Table>
+        </section>
       )}
       <AddKeyDialog
         open={adding}

@@ -1,8 +1,10 @@
-import { useState } from "preact/hooks";
-import { call, enc, get, withQuery, type Access, type DataProduct, type OutputPort, type Team } from "../api.js";
-import { navigate } from "../router.js";
+import { useEffect, useState } from "preact/hooks";
+import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
+import { outputPorts, productSummary, type PortSummary } from "../documents.js";
+import { replaceQuery, useLocation } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, TeamOptions, useDebounced, useLoad, When, DialogFooter, Table } from "../ui.js";
+import { Badge, CatalogFilters, DeleteDialog, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { AccessTable, RequestAccessDialog } from "./access-parts.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
 
@@ -13,22 +15,46 @@ export function TeamLink({ teams, id }: { teams?: Team[]; id?: string | null }) 
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 
+/** Whether the signed-in person may create catalog documents at all (for some team). */
+export const canCreate = (session: ReturnType<typeof useSession>["session"]) => session.scope === "organization" || session.teamIds.length > 0;
+
+/** A list's search and filters, kept in the address so a filtered view can be shared and survives reload. */
+export function useUrlFilters<K extends string>(keys: readonly K[]): [Record<K, string>, (k: K, v: string) => void] {
+  const loc = useLocation();
+  const read = () => Object.fromEntries(keys.map((k) => [k, loc.query.get(k) ?? ""])) as Record<K, string>;
+  const [values, setValues] = useState(read);
+  useEffect(() => {
+    replaceQuery(values);
+  }, [JSON.stringify(values)]);
+  return [values, (k, v) => setValues((prev) => ({ ...prev, [k]: v }))];
+}
+
+const FILTERS = ["q", "teamId", "status"] as const;
+
 export function DataProductList() {
-  const [q, setQ] = useState(new URLSearchParams(location.search).get("q") ?? "");
-  const [teamId, setTeamId] = useState("");
-  const [status, setStatus] = useState("");
-  const query = useDebounced(q);
+  const { session } = useSession();
+  const [filters, setFilter] = useUrlFilters(FILTERS);
+  const query = useDebounced(filters.q);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
-  const products = useLoad(() => get<DataProduct[]>(withQuery("/api/dataproducts", { q: query.trim(), teamId, status })), [query, teamId, status]);
-  const filtered = q !== "" || teamId !== "" || status !== "";
+  const products = useLoad(() => get<DataProduct[]>(withQuery("/api/dataproducts", { q: query.trim(), teamId: filters.teamId, status: filters.status })), [query, filters.teamId, filters.status]);
+  const filtered = filters.q !== "" || filters.teamId !== "" || filters.status !== "";
   return (
     <>
-      <PageHeader title="Data products">
+      <PageHeader
+        title="Data products"
+        actions={
+          canCreate(session) && (
+            <a class="button primary" href="/dataproducts/new">
+              New data product
+            </a>
+          )
+        }
+      >
         <p class="lead">What the organization's teams offer, and through which output ports.</p>
       </PageHeader>
-      <CatalogFilters q={q} onQ={setQ} teamId={teamId} onTeamId={setTeamId} teams={teams.data}>
+      <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data}>
         <Field label="Status" id="status">
-          <select id="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <select id="status" value={filters.status} onChange={(e) => setFilter("status", e.currentTarget.value)}>
             <option value="">Any status</option>
             {STATUSES.map((s) => (
               <option key={s}>{s}</option>
@@ -40,27 +66,42 @@ export function DataProductList() {
       {products.loading && !products.data ? (
         <Loading />
       ) : products.data && products.data.length === 0 ? (
-        <Empty>{filtered ? "No data product matches these filters." : "No data products yet. Teams publish them with PUT /api/dataproducts/{id}."}</Empty>
+        <Empty>
+          {filtered ? (
+            "No data product matches these filters."
+          ) : canCreate(session) ? (
+            <>
+              No data products yet. <a href="/dataproducts/new">Create the first one</a> — with a form, or by pasting or importing its YAML.
+            </>
+          ) : (
+            "No data products yet. The teams of the organization create them."
+          )}
+        </Empty>
       ) : (
         <Table columns={["Title", "Owner", "Status", "Output ports"]} caption="Data products" busy={products.loading}>
-          {products.data?.map((p) => (
-            <tr key={p.id}>
-              <td>
-                <a href={`/dataproducts/${enc(p.id)}`} class="strong">
-                  {p.info.title}
-                </a>
-                <div class="sub">
-                  <code>{p.id}</code>
-                  {p.info.description && <span> · {p.info.description}</span>}
-                </div>
-              </td>
-              <td data-label="Owner">
-                <TeamLink teams={teams.data} id={p.info.owner} />
-              </td>
-              <td data-label="Status">{p.info.status ? <Badge>{p.info.status}</Badge> : <span class="muted">—</span>}</td>
-              <td class="num" data-label="Output ports">{p.outputPorts?.length ?? 0}</td>
-            </tr>
-          ))}
+          {products.data?.map((p) => {
+            const s = productSummary(p);
+            return (
+              <tr key={p.id}>
+                <td>
+                  <a href={`/dataproducts/${enc(p.id)}`} class="strong">
+                    {s.title}
+                  </a>
+                  <div class="sub">
+                    <code>{p.id}</code>
+                    {s.description && <span> · {s.description}</span>}
+                  </div>
+                </td>
+                <td data-label="Owner">
+                  <TeamLink teams={teams.data} id={s.owner} />
+                </td>
+                <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
+                <td class="num" data-label="Output ports">
+                  {outputPorts(p).length}
+                </td>
+              </tr>
+            );
+          })}
         </Table>
       )}
     </>
@@ -68,17 +109,39 @@ export function DataProductList() {
 }
 
 export function DataProductPage({ id }: { id: string }) {
+  const { session } = useSession();
   const product = useLoad(() => get<DataProduct>(`/api/dataproducts/${enc(id)}`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const accesses = useLoad(() => get<Access[]>(withQuery("/api/access", { providerDataProductId: id })), [id]);
-  const [requesting, setRequesting] = useState<OutputPort | null>(null);
+  const [requesting, setRequesting] = useState<PortSummary | null>(null);
+  const [deleting, setDeleting] = useState(false);
   if (product.loading) return <Loading />;
   if (!product.data) return <ErrorBox error={product.error} />;
   const p = product.data;
+  const s = productSummary(p);
+  const ports = outputPorts(p);
+  const mine = canActFor(session, s.owner);
+  // Access requests for this product: the list filter is the server's; keep only this product's in case it is not applied.
+  const requests = accesses.data?.filter((a) => a.provider.dataProductId === p.id);
   return (
     <>
-      <PageHeader title={p.info.title} kicker={<a href="/dataproducts">Data products</a>}>
-        {p.info.description && <p class="lead">{p.info.description}</p>}
+      <PageHeader
+        title={s.title}
+        kicker={<a href="/dataproducts">Data products</a>}
+        actions={
+          mine && (
+            <>
+              <a class="button" href={`/dataproducts/${enc(p.id)}/edit`}>
+                Edit
+              </a>
+              <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </button>
+            </>
+          )
+        }
+      >
+        {s.description && <p class="lead">{s.description}</p>}
       </PageHeader>
       <dl class="facts">
         <div>
@@ -90,38 +153,48 @@ export function DataProductPage({ id }: { id: string }) {
         <div>
           <dt>Owner</dt>
           <dd>
-            <TeamLink teams={teams.data} id={p.info.owner} />
+            <TeamLink teams={teams.data} id={s.owner} />
           </dd>
         </div>
         <div>
           <dt>Status</dt>
-          <dd>{p.info.status ? <Badge>{p.info.status}</Badge> : "—"}</dd>
+          <dd>{s.status ? <Badge>{s.status}</Badge> : "—"}</dd>
         </div>
-        {p.info.archetype && (
+        {s.format === "dps" && p.info?.archetype && (
           <div>
             <dt>Archetype</dt>
             <dd>{p.info.archetype}</dd>
           </div>
         )}
-        {p.info.maturity && (
+        {s.format === "dps" && p.info?.maturity && (
           <div>
             <dt>Maturity</dt>
             <dd>{p.info.maturity}</dd>
           </div>
         )}
-        {p.tags && p.tags.length > 0 && (
+        <div>
+          <dt>Format</dt>
+          <dd>{s.format === "odps" ? "Open Data Product Standard" : "Data Product Specification"}</dd>
+        </div>
+        {s.tags.length > 0 && (
           <div>
             <dt>Tags</dt>
-            <dd>{p.tags.map((t) => <span class="tag" key={t}>{t}</span>)}</dd>
+            <dd>
+              {s.tags.map((t) => (
+                <span class="tag" key={t}>
+                  {t}
+                </span>
+              ))}
+            </dd>
           </div>
         )}
       </dl>
 
       <section aria-labelledby="ports">
         <h2 id="ports">Output ports</h2>
-        {(p.outputPorts ?? []).length === 0 && <Empty>This data product has no output ports.</Empty>}
+        {ports.length === 0 && <Empty>This data product has no output ports.</Empty>}
         <div class="cards">
-          {(p.outputPorts ?? []).map((port) => (
+          {ports.map((port) => (
             <article class="card" key={port.id} aria-labelledby={`port-${port.id}`}>
               <header class="card-header">
                 <h3 id={`port-${port.id}`}>{port.name}</h3>
@@ -142,9 +215,10 @@ export function DataProductPage({ id }: { id: string }) {
                 </div>
                 <div>
                   <dt>Data contract</dt>
-                  <dd>{port.dataContractId ? <a href={`/datacontracts/${enc(port.dataContractId)}`}>{port.dataContractId}</a> : <span class="muted">none</span>}</dd>
+                  <dd>{port.contractId ? <a href={`/datacontracts/${enc(port.contractId)}`}>{port.contractId}</a> : <span class="muted">none</span>}</dd>
                 </div>
                 {port.server &&
+                  typeof port.server === "object" &&
                   Object.entries(port.server).map(([k, v]) => (
                     <div key={k}>
                       <dt>{k}</dt>
@@ -167,132 +241,13 @@ export function DataProductPage({ id }: { id: string }) {
 
       <section aria-labelledby="requests">
         <h2 id="requests">Access requests</h2>
-        {accesses.data && accesses.data.length === 0 && <Empty>Nobody has requested access yet.</Empty>}
-        {accesses.data && accesses.data.length > 0 && <AccessTable accesses={accesses.data} teams={teams.data} />}
+        {requests && requests.length === 0 && <Empty>Nobody has requested access yet.</Empty>}
+        {requests && requests.length > 0 && <AccessTable accesses={requests} teams={teams.data} />}
       </section>
       <RequestAccessDialog product={p} port={requesting} teams={teams.data ?? []} onClose={() => setRequesting(null)} />
+      <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/dataproducts/${enc(p.id)}`} name={s.title} noun="data product" then="/dataproducts">
+        A data product with requested, approved or active access cannot be deleted.
+      </DeleteDialog>
     </>
-  );
-}
-
-export function AccessTable({ accesses, teams, actions }: { accesses: Access[]; teams?: Team[]; actions?: (a: Access) => preact.ComponentChildren }) {
-  return (
-    <Table columns={["Purpose", "Output port", "Consumer", "Status", "Dates", "Provisioning", !!actions && ""]}>
-      {accesses.map((a) => (
-        <tr key={a.id}>
-          <td>
-            <a href={`/access/${enc(a.id)}`} class="strong">
-              {a.info.purpose}
-            </a>
-          </td>
-          <td data-label="Output port">
-            <a href={`/dataproducts/${enc(a.provider.dataProductId)}`}>{a.provider.dataProductId}</a>
-            <div class="sub nowrap">{a.provider.outputPortId}</div>
-          </td>
-          <td data-label="Consumer">
-            <Consumer access={a} teams={teams} />
-          </td>
-          <td data-label="Status">
-            <Badge>{a.info.status}</Badge> {a.info.active && <Badge tone="ok">active</Badge>}
-          </td>
-          <td class="dates" data-label="Dates">
-            <When value={a.info.startDate} empty="now" /> → <When value={a.info.endDate} empty="open-ended" />
-          </td>
-          <td data-label="Provisioning">{a.provisioning ? <Badge>{a.provisioning.status}</Badge> : <span class="muted">not reported</span>}</td>
-          {actions && <td class="row-actions">{actions(a)}</td>}
-        </tr>
-      ))}
-    </Table>
-  );
-}
-
-export function Consumer({ access, teams }: { access: Access; teams?: Team[] }) {
-  const c = access.consumer;
-  if (c.dataProductId) return <a href={`/dataproducts/${enc(c.dataProductId)}`}>{c.dataProductId}</a>;
-  if (c.teamId) return <TeamLink teams={teams} id={c.teamId} />;
-  return <span>{c.userId ?? "—"}</span>;
-}
-
-function RequestAccessDialog({ product, port, teams, onClose }: { product: DataProduct; port: OutputPort | null; teams: Team[]; onClose: () => void }) {
-  const { session } = useSession();
-  const mine = teams.filter((t) => canActFor(session, t.id) && t.id !== product.info.owner);
-  const [kind, setKind] = useState<"team" | "dataProduct">("team");
-  const [teamId, setTeamId] = useState("");
-  const [dataProductId, setDataProductId] = useState("");
-  const [purpose, setPurpose] = useState("");
-  const [startDate, setStartDate] = useState("");
-  const [endDate, setEndDate] = useState("");
-  const [error, setError] = useState<unknown>();
-  const products = useLoad(() => (port && kind === "dataProduct" ? get<DataProduct[]>("/api/dataproducts") : Promise.resolve([])), [port, kind]);
-  const consumerProducts = (products.data ?? []).filter((p) => p.id !== product.id && canActFor(session, p.info.owner));
-  const team = teamId || mine[0]?.id || "";
-  const dp = dataProductId || consumerProducts[0]?.id || "";
-  return (
-    <Dialog open={port !== null} title={`Request access to ${port?.name ?? ""}`} onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(undefined);
-          try {
-            const created = await call<Access>("POST", "/api/access", {
-              info: { purpose, ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) },
-              provider: { dataProductId: product.id, outputPortId: port!.id },
-              consumer: kind === "team" ? { teamId: team } : { dataProductId: dp },
-            });
-            onClose();
-            navigate(`/access/${enc(created.id)}`);
-          } catch (err) {
-            setError(err);
-          }
-        }}
-      >
-        <div class="dialog-body">
-          <p class="muted">
-            {product.info.title} → {port?.name}. The owning team ({teamName(teams, product.info.owner)}) decides{port?.autoApprove ? "; this port approves requests automatically" : ""}.
-          </p>
-          <fieldset class="choice">
-            <legend>Who will use the data?</legend>
-            <label>
-              <input type="radio" name="kind" value="team" checked={kind === "team"} onChange={() => setKind("team")} /> A team
-            </label>
-            <label>
-              <input type="radio" name="kind" value="dataProduct" checked={kind === "dataProduct"} onChange={() => setKind("dataProduct")} /> A data product
-            </label>
-          </fieldset>
-          {kind === "team" ? (
-            <Field label="Consumer team" id="consumer-team">
-              <select id="consumer-team" required value={team} onChange={(e) => setTeamId(e.currentTarget.value)}>
-                {mine.length === 0 && <option value="">You act for no other team</option>}
-                <TeamOptions teams={mine} />
-              </select>
-            </Field>
-          ) : (
-            <Field label="Consumer data product" id="consumer-product">
-              <select id="consumer-product" required value={dp} onChange={(e) => setDataProductId(e.currentTarget.value)}>
-                {consumerProducts.length === 0 && <option value="">No data product of your teams</option>}
-                {consumerProducts.map((p) => (
-                  <option value={p.id} key={p.id}>
-                    {p.info.title}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          )}
-          <Field label="Purpose" id="purpose" hint="Why you need the data; the providing team reads this.">
-            <textarea id="purpose" required rows={3} value={purpose} onInput={(e) => setPurpose(e.currentTarget.value)} />
-          </Field>
-          <div class="row">
-            <Field label="Start date (optional)" id="start" hint="Empty: as soon as approved.">
-              <input id="start" type="date" value={startDate} onInput={(e) => setStartDate(e.currentTarget.value)} />
-            </Field>
-            <Field label="End date (optional)" id="end" hint="Empty: until canceled.">
-              <input id="end" type="date" value={endDate} onInput={(e) => setEndDate(e.currentTarget.value)} />
-            </Field>
-          </div>
-          <ErrorBox error={error} title="The request was not sent" />
-        </div>
-        <DialogFooter submit="Send request" onCancel={onClose} />
-      </form>
-    </Dialog>
   );
 }

@@ -1,22 +1,22 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, withQuery, type DataProduct, type Team } from "../api.js";
-import { navigate } from "../router.js";
+import { ApiError, enc, get, send, withQuery, type DataProduct, type Team } from "../api.js";
+import { productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, DialogFooter, RowAction, Table } from "../ui.js";
+import { Badge, Confirm, DeleteDialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
+import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
 
 export function TeamList() {
   const { session } = useSession();
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
-  const [creating, setCreating] = useState(false);
   return (
     <>
       <PageHeader
         title="Teams"
         actions={
           session.scope === "organization" && (
-            <button type="button" class="primary" onClick={() => setCreating(true)}>
+            <a class="button primary" href="/teams/new">
               New team
-            </button>
+            </a>
           )
         }
       >
@@ -47,73 +47,111 @@ export function TeamList() {
           ))}
         </Table>
       )}
-      <NewTeamDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );
 }
 
-function NewTeamDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [id, setId] = useState("");
-  const [name, setName] = useState("");
-  const [error, setError] = useState<unknown>();
+const TEAM: Resource = { plural: "teams", noun: "team", listTitle: "Teams" };
+
+function TeamForm({ doc, onChange, errors }: FormProps) {
+  const set = (k: string) => (e: { currentTarget: { value: string } }) => onChange({ ...doc, [k]: e.currentTarget.value });
   return (
-    <Dialog open={open} title="New team" onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          try {
-            await call("PUT", `/api/teams/${enc(id.trim())}`, { name: name.trim(), type: "Team" });
-            onClose();
-            navigate(`/teams/${enc(id.trim())}`);
-          } catch (err) {
-            setError(err);
-          }
-        }}
-      >
-        <div class="dialog-body">
-          <Field label="Name" id="team-name">
-            <input id="team-name" required value={name} onInput={(e) => {
-              const v = e.currentTarget.value;
-              if (id === slug(name)) setId(slug(v));
-              setName(v);
-            }} />
-          </Field>
-          <Field label="Id" id="team-id" hint="Used in the API and in ownership; cannot change later.">
-            <input id="team-id" required pattern="[^/]+" value={id} onInput={(e) => setId(e.currentTarget.value)} />
-          </Field>
-          <ErrorBox error={error} title="The team was not created" />
-        </div>
-        <DialogFooter submit="Create team" onCancel={onClose} />
-      </form>
-    </Dialog>
+    <>
+      <div class="row">
+        <Field label="Name" id="team-name" error={errors.name}>
+          <input id="team-name" required value={String(doc.name ?? "")} onInput={set("name")} aria-invalid={!!errors.name || undefined} />
+        </Field>
+        <Field label="Type" id="team-type" hint="For example Team, Group or Department." error={errors.type}>
+          <input id="team-type" value={String(doc.type ?? "")} onInput={set("type")} list="team-types" />
+          <datalist id="team-types">
+            <option value="Team" />
+            <option value="Group" />
+            <option value="Department" />
+          </datalist>
+        </Field>
+      </div>
+      <Field label="Description" id="team-description" error={errors.description}>
+        <textarea id="team-description" rows={3} value={String(doc.description ?? "")} onInput={set("description")} />
+      </Field>
+      <p class="hint">Members are listed on the team's page, or in the YAML view under members.</p>
+    </>
   );
 }
 
-const slug = (s: string) => s.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+export function TeamEditor({ id }: { id?: string }) {
+  return (
+    <DocumentEditor
+      resource={TEAM}
+      id={id}
+      template={() => ({ name: "", type: "Team", description: "" })}
+      ownerOf={(doc) => String(doc.id ?? id)}
+      titleOf={(doc) => String(doc.name ?? id)}
+      form={() => TeamForm}
+      labels={{ name: "The name", type: "The type", description: "The description" }}
+      intro="Teams own data products and data contracts; the people listed as members act for them."
+    />
+  );
+}
 
 export function TeamPage({ id }: { id: string }) {
   const { session } = useSession();
-  const team = useLoad(() => get<Team>(`/api/teams/${enc(id)}`), [id]);
+  const team = useLoad(() => send<Team>("GET", `/api/teams/${enc(id)}`), [id]);
   const products = useLoad(() => get<DataProduct[]>(withQuery("/api/dataproducts", { teamId: id })), [id]);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("member");
   const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState("");
   const [removing, setRemoving] = useState<string | null>(null);
-  if (team.loading) return <Loading />;
+  const [deleting, setDeleting] = useState(false);
+  if (team.loading && !team.data) return <Loading />;
   if (!team.data) return <ErrorBox error={team.error} />;
-  const t = team.data;
+  const t = team.data.data;
   const members = t.members ?? [];
   const editable = canActFor(session, t.id);
   const saveMembers = async (next: Team["members"]) => {
-    const { id: _id, ...rest } = t;
-    await call("PUT", `/api/teams/${enc(t.id)}`, { ...rest, members: next });
+    try {
+      await send("PUT", `/api/teams/${enc(t.id)}`, { ...t, members: next }, { ifMatch: team.data?.etag });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 412) {
+        team.reload();
+        throw new ApiError(412, "Someone changed this team while you were on the page. The page now shows their version; try again.", [], "Changed by someone else");
+      }
+      throw err;
+    }
     team.reload();
   };
   return (
     <>
-      <PageHeader title={t.name} kicker={<a href="/teams">Teams</a>}>
+      <PageHeader
+        title={t.name}
+        kicker={<a href="/teams">Teams</a>}
+        actions={
+          editable && (
+            <>
+              <a class="button" href={`/teams/${enc(t.id)}/edit`}>
+                Edit
+              </a>
+              <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </button>
+            </>
+          )
+        }
+      >
         {t.description && <p class="lead">{t.description}</p>}
       </PageHeader>
+      <dl class="facts">
+        <div>
+          <dt>Id</dt>
+          <dd>
+            <code>{t.id}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Type</dt>
+          <dd>{t.type ?? "—"}</dd>
+        </div>
+      </dl>
       <section aria-labelledby="members">
         <h2 id="members">Members</h2>
         {members.length === 0 ? (
@@ -124,9 +162,7 @@ export function TeamPage({ id }: { id: string }) {
               <tr key={m.emailAddress}>
                 <td>{m.emailAddress}</td>
                 <td>{m.role ?? <span class="muted">—</span>}</td>
-                {editable && (
-                  <RowAction label="Remove" name={m.emailAddress} onClick={() => setRemoving(m.emailAddress)} />
-                )}
+                {editable && <RowAction label="Remove" name={m.emailAddress} onClick={() => setRemoving(m.emailAddress)} />}
               </tr>
             ))}
           </Table>
@@ -137,9 +173,17 @@ export function TeamPage({ id }: { id: string }) {
             onSubmit={async (e) => {
               e.preventDefault();
               setError(undefined);
+              setNotice("");
+              const address = email.trim();
+              const already = members.find((m) => m.emailAddress.toLowerCase() === address.toLowerCase());
+              if (already) {
+                setError(new ApiError(0, `${already.emailAddress} is already a member of ${t.name}${already.role ? ` (${already.role})` : ""}. To change their role, remove them and add them again.`, [], "Already a member"));
+                return;
+              }
               try {
-                await saveMembers([...members.filter((m) => m.emailAddress.toLowerCase() !== email.trim().toLowerCase()), { emailAddress: email.trim(), role }]);
+                await saveMembers([...members, { emailAddress: address, role }]);
                 setEmail("");
+                setNotice(`${address} is now a member of ${t.name}.`);
               } catch (err) {
                 setError(err);
               }
@@ -161,18 +205,26 @@ export function TeamPage({ id }: { id: string }) {
             </button>
           </form>
         )}
-        <ErrorBox error={error} />
+        <ErrorBox error={error} labels={{ "members[0].emailAddress": "The email address" }} />
+        {notice && (
+          <p class="alert info" role="status">
+            {notice}
+          </p>
+        )}
         <p class="hint">People listed here act for the team when they sign in as organization members. Organization roles are managed under Settings → Members.</p>
       </section>
       <section aria-labelledby="owned">
         <h2 id="owned">Data products</h2>
         {products.data?.length === 0 && <Empty>This team owns no data products.</Empty>}
         <ul class="plain-list">
-          {products.data?.map((p) => (
-            <li key={p.id}>
-              <a href={`/dataproducts/${enc(p.id)}`}>{p.info.title}</a> {p.info.status && <Badge>{p.info.status}</Badge>}
-            </li>
-          ))}
+          {products.data?.map((p) => {
+            const s = productSummary(p);
+            return (
+              <li key={p.id}>
+                <a href={`/dataproducts/${enc(p.id)}`}>{s.title}</a> {s.status && <Badge>{s.status}</Badge>}
+              </li>
+            );
+          })}
         </ul>
       </section>
       <Confirm
@@ -187,6 +239,9 @@ export function TeamPage({ id }: { id: string }) {
           Remove <strong>{removing}</strong> from {t.name}? They will no longer act for this team.
         </p>
       </Confirm>
+      <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/teams/${enc(t.id)}`} name={t.name} noun="team" then="/teams">
+        Its members stop acting for it. A team that still owns data products or contracts, or takes part in an access, cannot be deleted.
+      </DeleteDialog>
     </>
   );
 }
