@@ -160,7 +160,10 @@ describe("web app in a browser", () => {
     expect(text).toMatch(/Line 10.*specification\.models\[1\]\.name: A model needs a name\./s);
     expect(await page.locator(".gutter span.flagged").first().textContent()).toBe("8");
     await problems.getByRole("button", { name: /^Line 8/ }).click();
-    const selected = await page.getByLabel("Schema specification").evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+    const selected = await page.getByLabel("Schema specification").evaluate((el) => {
+      const area = el as unknown as { value: string; selectionStart: number; selectionEnd: number };
+      return area.value.slice(area.selectionStart, area.selectionEnd);
+    });
     expect(selected).toContain("data_type: timestamp");
     expect((await t.api("GET", "/api/datacontracts/shipments-v1")).status).toBe(404);
   });
