@@ -67,8 +67,12 @@ export class PostgresAccessConnector {
     try {
       const previous = await this.withLedger(signal, (c) => this.ledger.find(c, accessId));
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
-        // A replay of what is done already: make sure the privilege is there, report nothing.
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target));
+        // A replay of what is done already: make sure the privilege is there, report nothing
+        // (the access is provisioned; a failure to re-check it is the operator's business).
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target)).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
+        });
         return;
       }
       // The port moved (or is refused now): what was granted at the old place goes first.
