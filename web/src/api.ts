@@ -101,7 +101,7 @@ export const enc = encodeURIComponent;
 export type { Team } from "../../src/modules/teams/shapes.js";
 export type { DataProduct, OutputPort } from "../../src/modules/dataproducts/shapes.js";
 export type { DataContract, SchemaObject } from "../../src/modules/datacontracts/shapes.js";
-export type { Access, Provisioning } from "../../src/modules/access/shapes.js";
+export type { Access, HistoryEntry, Provisioning } from "../../src/modules/access/shapes.js";
 export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
 
 export type ApiKey = Static<typeof ApiKeySchema> & { revokedAt?: string | null; revokedBy?: unknown; revokedByName?: string | null };
@@ -124,13 +124,3 @@ export interface CloudEvent {
   data: { id: string; timestamp: string; outputPortId?: string; status?: string };
 }
 
-/** One entry of an access's history (GET /api/access/{id}/history). */
-export interface HistoryEntry {
-  id?: string;
-  kind?: string;
-  type?: string;
-  time: string;
-  principal?: string;
-  principalName?: string | null;
-  comment?: string | null;
-}

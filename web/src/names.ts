@@ -37,7 +37,7 @@ export function usePrincipalNames(): NameOf {
   }, [session.currentOrganizationId]);
   return (principal, given) => {
     if (principal === `user:${session.user.id}`) return `you (${session.user.email})`;
-    if (given) return given;
+    if (given) return principal?.startsWith("api-key:") ? `API key “${given}”` : given;
     if (!principal) return "unknown";
     if (principal === "system") return "Steward (on schedule)";
     const known = names.get(principal);

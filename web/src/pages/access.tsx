@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { ApiError, call, enc, get, type Access, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
+import { call, enc, get, type Access, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
 import { canActFor, useSession } from "../session.js";
 import { Badge, Dialog, DialogFooter, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When } from "../ui.js";
-import { readRecent, TONE } from "./activity.js";
+import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
 
 type View = "inbox" | "mine" | "all";
@@ -203,17 +203,7 @@ function Lifecycle({ access }: { access: Access }) {
   );
 }
 
-/** The access's events with who caused them and their comments; older servers without the history route give the events alone. */
-async function loadHistory(id: string): Promise<HistoryEntry[]> {
-  try {
-    return await get<HistoryEntry[]>(`/api/access/${enc(id)}/history`);
-  } catch (err) {
-    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
-    return (await readRecent(1000, id)).filter((e) => e.type.includes("Access")) as unknown as HistoryEntry[];
-  }
-}
-
-const kindOf = (e: HistoryEntry) => (e.kind ?? e.type ?? "").split(".").pop()!.replace(/^Access/, "").replace(/Event$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
+const kindOf = (e: HistoryEntry) => e.kind.replace(/^Access/, "").replace(/Event$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
 
 export function AccessPage({ id }: { id: string }) {
   const { session } = useSession();
@@ -221,7 +211,7 @@ export function AccessPage({ id }: { id: string }) {
   const access = useLoad(() => get<Access>(`/api/access/${enc(id)}`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const provisioning = useLoad(() => get<Provisioning>(`/api/access/${enc(id)}/provisioning`).catch(() => null), [id, access.data]);
-  const history = useLoad(() => loadHistory(id), [id, access.data]);
+  const history = useLoad(() => get<HistoryEntry[]>(`/api/access/${enc(id)}/history`), [id, access.data]);
   const [decision, setDecision] = useState<Decision | null>(null);
   const [notice, setNotice] = useState("");
   if (access.loading && !access.data) return <Loading />;
