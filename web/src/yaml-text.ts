@@ -35,7 +35,7 @@ export function pathSegments(path: string): Array<string | number> {
 
 export function parseText(text: string): ParsedText {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const problems: LineProblem[] = doc.errors.map((e) => {
     const pos = e.linePos?.[0];
     return { field: "", message: e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), at: pos ? { line: pos.line, column: pos.col } : undefined };
