@@ -115,7 +115,7 @@ describe("decisions and navigation in a browser", () => {
     await settings.click();
     await phone.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
     expect(await nav.isVisible()).toBe(false);
-    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    const width = await phone.evaluate<number>("document.documentElement.scrollWidth");
     expect(width).toBeLessThanOrEqual(390);
   });
 

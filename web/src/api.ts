@@ -1,13 +1,9 @@
 /** The web app's only way to the server: /api (and /auth for signing in), with the session cookie. */
 import type { Static } from "@sinclair/typebox";
 import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
+import type { Violation } from "./violation.js";
 
-export interface Violation {
-  field: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
+export type { Violation };
 
 export class ApiError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { Violation } from "./api.js";
+import type { Violation } from "./violation.js";
 
 /**
  * Server violations in words a person can act on. The server's messages come from its schema

@@ -1,5 +1,5 @@
 import { isCollection, isScalar, LineCounter, parseDocument, stringify, type Node } from "yaml";
-import type { Violation } from "./api.js";
+import type { Violation } from "./violation.js";
 
 /**
  * Documents as people write them: YAML (JSON is YAML too). The text is parsed here and sent to
