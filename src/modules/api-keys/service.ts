@@ -5,6 +5,7 @@ import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "../shared/resource-repository.js";
+import { KeyCache } from "./key-cache.js";
 import { apiKeyRepository, type ApiKeyRow } from "./repository.js";
 
 export interface ApiKeyInput {
@@ -45,10 +46,14 @@ export function presentApiKey(row: ApiKeyRow): ApiKeyView {
 }
 
 export class ApiKeyService {
+  private readonly cache: KeyCache;
+
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new KeyCache(database.writeStamp);
+  }
 
   /** Creates a key in `organizationId`; also used by the CLI and bootstrap, which have no principal. */
   async createKey(ex: Executor, organizationId: string, input: ApiKeyInput): Promise<CreatedApiKey> {
@@ -122,7 +127,12 @@ export class ApiKeyService {
   /** The principal behind a secret, or undefined when it is unknown, revoked or expired. */
   async authenticate(secret: string): Promise<Principal | undefined> {
     const hash = hashSecret(secret);
-    const row = await apiKeyRepository.findByHash(this.database.db, hash);
+    let row = this.cache.get(hash);
+    if (!row) {
+      const mark = this.cache.mark();
+      row = await apiKeyRepository.findByHash(this.database.db, hash);
+      if (row) this.cache.remember(hash, row, mark);
+    }
     if (!row || !sameSecret(row.secret_hash, hash) || row.revoked_at !== null) return undefined;
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;

@@ -1,0 +1,56 @@
+/**
+ * Per-request overhead: an authenticated `GET /api/teams/{id}` against an unauthenticated
+ * `GET /health/live` on the same `steward serve` child, sent by the same client loop from 8
+ * concurrent clients. Both databases. `BENCH_SCALE=small` runs it on small numbers.
+ */
+import type { DatabaseKind } from "../test/helpers/databases.js";
+import { createSeeded, round, SMALL, startChild, stopChild } from "./support.js";
+
+const REQUESTS = SMALL ? 400 : 8_000;
+const CLIENTS = 8;
+
+async function rate(url: string, headers: Record<string, string>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next++ < REQUESTS) {
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+      }
+    }),
+  );
+  return Math.round(REQUESTS / ((performance.now() - started) / 1000));
+}
+
+async function overhead(kind: DatabaseKind) {
+  const target = await createSeeded(kind);
+  const server = await startChild(target.url);
+  try {
+    const key = { "x-api-key": target.key };
+    const res = await fetch(`${server.url}/api/teams/bench`, { method: "PUT", headers: { ...key, "content-type": "application/json" }, body: '{"name":"Bench"}' });
+    if (res.status !== 200 && res.status !== 201) throw new Error(`PUT answered ${res.status}`);
+    const team = `${server.url}/api/teams/bench`;
+    const live = `${server.url}/health/live`;
+    // Warm both paths up, then alternate rounds so drifting load on the machine hits both alike.
+    await rate(live, {});
+    await rate(team, key);
+    const lives: number[] = [];
+    const teams: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      lives.push(await rate(live, {}));
+      teams.push(await rate(team, key));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    const ratio = round(median(teams) / median(lives));
+    return { requests: REQUESTS, clients: CLIENTS, authenticatedGetPerSecond: median(teams), baselineHealthLivePerSecond: median(lives), ratio, target: ">= 0.5", met: ratio >= 0.5 };
+  } finally {
+    await stopChild(server);
+    await target.drop();
+  }
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  return { name: "requests", scale: SMALL ? "small" : "full", sqlite: await overhead("sqlite"), postgres: await overhead("postgres") };
+}

@@ -1,0 +1,146 @@
+/**
+ * What the benchmarks share: measuring, throw-away databases seeded with events, `steward serve`
+ * children, and reading feed batches over HTTP without parsing them.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { v7 as uuidv7 } from "uuid";
+import type { NewEventRow } from "../src/events/repository.js";
+import { loadConfig } from "../src/platform/config.js";
+import { nanoTimestamp, systemClock } from "../src/platform/clock.js";
+import { openDatabase, type Database } from "../src/platform/database/index.js";
+import { migrateToLatest } from "../src/platform/database/migrations/index.js";
+import { createServices } from "../src/services.js";
+import { serve, type ServeProcess } from "../test/helpers/cli.js";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../test/helpers/databases.js";
+
+export const SMALL = process.env.BENCH_SCALE === "small";
+
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Peak and current memory of a process, from /proc (Linux). */
+export function memoryOf(pid: number): { hwmMiB: number; rssMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { hwmMiB: round(kib("VmHWM") / 1024, 1), rssMiB: round(kib("VmRSS") / 1024, 1) };
+}
+
+export interface Seeded {
+  url: string;
+  organizationId: string;
+  key: string;
+  size: number;
+  drop(): Promise<void>;
+}
+
+export async function withDatabase<T>(url: string, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = openDatabase(url);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export function benchConfig(databaseUrl: string) {
+  return loadConfig({}, { databaseUrl, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
+}
+
+/** A fresh database with one organization and its key. */
+export async function createSeeded(kind: DatabaseKind): Promise<Seeded> {
+  let drop: () => Promise<void>;
+  let url: string;
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "steward-bench-"));
+    url = `sqlite:${join(dir, "steward.db")}`;
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    const database: TestDatabase = await createTestDatabase("postgres");
+    url = database.url;
+    drop = database.drop;
+  }
+  return withDatabase(url, async (database) => {
+    await migrateToLatest(database);
+    const services = createServices(benchConfig(url), database, systemClock);
+    const org = await services.organizations.create("bench");
+    return { url, organizationId: org.organizationId, key: org.apiKey, size: 0, drop };
+  });
+}
+
+/**
+ * Appends events straight into the log, 1,000 rows per insert and 20 inserts per transaction: a
+ * million HTTP writes would take far longer than the reads this benchmark is about.
+ */
+export async function seed(target: Seeded, count: number): Promise<void> {
+  const rowsPerInsert = 1000;
+  const insertsPerTransaction = 20;
+  const kinds = ["TeamCreatedEvent", "TeamUpdatedEvent", "TeamUpdatedEvent", "TeamDeletedEvent"];
+  await withDatabase(target.url, async (database) => {
+    let written = 0;
+    while (written < count) {
+      await database.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < insertsPerTransaction && written < count; i++) {
+          const rows: NewEventRow[] = [];
+          for (let r = 0; r < rowsPerInsert && written < count; r++, written++) {
+            const n = target.size + written;
+            const at = new Date();
+            const subject = `team-${n % 5000}`;
+            rows.push({
+              id: uuidv7(),
+              organization_id: target.organizationId,
+              kind: kinds[n % kinds.length],
+              subject,
+              time: at.toISOString(),
+              data: JSON.stringify({ id: subject, timestamp: nanoTimestamp(at) }),
+              principal: "system",
+              comment: null,
+            });
+          }
+          await trx.insertInto("events").values(rows).execute();
+        }
+      });
+    }
+    if (database.dialect === "postgres") await database.pool!.query("analyze events");
+  });
+  target.size += count;
+}
+
+export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", ...env });
+}
+
+export async function stopChild(child: ServeProcess): Promise<void> {
+  child.child.kill("SIGTERM");
+  const timer = setTimeout(() => child.child.kill("SIGKILL"), 10_000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+export const ENVELOPE_ID = '{"specversion":"1.0","id":"';
+
+/** How many envelopes a batch holds, counted in the text without parsing it. */
+export function countEvents(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(ENVELOPE_ID); at >= 0; at = text.indexOf(ENVELOPE_ID, at + ENVELOPE_ID.length)) count++;
+  return count;
+}
+
+/** The id of a batch's last event, found in the text without parsing it. */
+export function lastIdOf(text: string): string | undefined {
+  const at = text.lastIndexOf(ENVELOPE_ID);
+  return at < 0 ? undefined : text.slice(at + ENVELOPE_ID.length, at + ENVELOPE_ID.length + 36);
+}
+
+export async function fetchBatch(url: string, key: string, lastEventId?: string, longPolling = false): Promise<string> {
+  const query = `longPolling=${longPolling}${lastEventId ? `&lastEventId=${lastEventId}` : ""}`;
+  const res = await fetch(`${url}/api/events?${query}`, { headers: { "x-api-key": key } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /api/events answered ${res.status}: ${text}`);
+  return text;
+}
