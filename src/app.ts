@@ -22,6 +22,7 @@ import { registerProblemHandling, sendProblem } from "./platform/http/problems.j
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/http/json-depth.js";
 import type { App } from "./platform/http/types.js";
+import { registerYamlBodies } from "./platform/http/yaml-body.js";
 import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
@@ -89,6 +90,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       return json(request, text, done);
     });
   }
+  registerYamlBodies(app);
 
   app.addSchema(ProblemSchema);
   await app.register(swagger, {

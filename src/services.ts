@@ -88,7 +88,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    dataContracts: new DocumentService(dataContractDefinition, database, events, clock),
+    dataContracts: new DocumentService(dataContractDefinition(), database, events, clock),
     access: new AccessService(database, events, clock),
     assets: new AssetService(database, events, clock),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),

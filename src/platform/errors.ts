@@ -17,6 +17,7 @@ const TITLES: Record<number, string> = {
   404: "Not found",
   405: "Method not allowed",
   409: "Conflict",
+  412: "Precondition failed",
   413: "Payload too large",
   415: "Unsupported media type",
   422: "Unprocessable content",
@@ -32,6 +33,7 @@ const SLUGS: Record<number, string> = {
   404: "not-found",
   405: "method-not-allowed",
   409: "conflict",
+  412: "precondition-failed",
   413: "payload-too-large",
   415: "unsupported-media-type",
   422: "validation-failed",
@@ -68,5 +70,6 @@ export const unauthorized = () =>
 export const forbidden = (detail: string) => new Problem(403, detail);
 export const notFound = (what: string, id: string) => new Problem(404, `${what} '${id}' was not found.`);
 export const conflict = (detail: string) => new Problem(409, detail);
+export const preconditionFailed = (detail: string) => new Problem(412, detail);
 export const invalid = (detail: string, violations: FieldViolation[]) => new Problem(422, detail, violations);
 export const unavailable = (detail: string) => new Problem(503, detail);

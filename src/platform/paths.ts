@@ -17,3 +17,16 @@ export function renderPath(base: string, path: readonly Segment[]): string {
   for (const segment of path) out = joinPath(out, segment);
   return out;
 }
+
+/** The segments of a rendered path: `schema[0]["odd key"].name` → `["schema", 0, "odd key", "name"]`. */
+export function parsePath(path: string): Segment[] {
+  const segments: Segment[] = [];
+  const pattern = /\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|\.?([^.[\]]+)/gy;
+  let match: RegExpExecArray | null;
+  while (pattern.lastIndex < path.length && (match = pattern.exec(path)) !== null) {
+    if (match[1] !== undefined) segments.push(Number(match[1]));
+    else if (match[2] !== undefined) segments.push(JSON.parse(match[2]) as string);
+    else segments.push(match[3]!);
+  }
+  return segments;
+}

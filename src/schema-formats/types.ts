@@ -53,6 +53,42 @@ export interface NormalizedField {
   items?: NormalizedField;
   /** Allowed symbols of an enum. */
   symbols?: string[];
+  /** Part of the model's primary key (ODCS `primaryKey`, DCS `primaryKey`/`primary`). */
+  primaryKey?: boolean;
+  unique?: boolean;
+  /** Data classification as the contract names it (`public`, `restricted`, `PII`…). */
+  classification?: string;
+  /** Allowed values (DCS `enum`); Avro enums use `symbols`. */
+  enum?: Array<string | number | boolean | null>;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  precision?: number;
+  scale?: number;
+  /** Data quality rules on this field. */
+  quality?: QualityRule[];
+}
+
+/**
+ * One data quality rule, as ODCS expresses rules: `text` (prose), `library` (a named metric
+ * with one comparison), `sql` (a query with one comparison) or `custom` (an engine's own check).
+ */
+export interface QualityRule {
+  type: "text" | "library" | "sql" | "custom";
+  name?: string;
+  description?: string;
+  dimension?: string;
+  severity?: string;
+  /** `library`: nullValues, missingValues, invalidValues, duplicateValues, rowCount, or a legacy rule name. */
+  metric?: string;
+  arguments?: Record<string, unknown>;
+  /** `sql`: the query whose result is compared. */
+  query?: string;
+  /** `custom`: the engine (`soda`, `great-expectations`, `dbt`…) and its implementation. */
+  engine?: string;
+  implementation?: unknown;
+  /** `library`/`sql`: the comparison, e.g. `{operator: "mustBeLessThan", value: 10}`. */
+  comparison?: { operator: string; value: unknown };
 }
 
 export interface NormalizedModel {
@@ -61,6 +97,8 @@ export interface NormalizedModel {
   kind: ModelKind;
   /** Model-level tests (dbt). */
   tests?: string[];
+  /** Model-level data quality rules. */
+  quality?: QualityRule[];
   fields: NormalizedField[];
 }
 

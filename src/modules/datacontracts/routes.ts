@@ -1,4 +1,7 @@
+import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
+import { stringify } from "yaml";
+import { contractFormatOf } from "../../contract-formats/index.js";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
@@ -7,6 +10,15 @@ import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
 import { contractModels } from "./service.js";
+
+const FormatQuery = {
+  format: Type.Optional(
+    Type.Union([Type.Literal("odcs")], { description: "odcs: the contract converted to ODCS v3.1.0, whatever format it was stored in." }),
+  ),
+};
+
+const asRequested = (contract: DataContract, query: Record<string, string | undefined>) =>
+  query.format === "odcs" ? contractFormatOf(contract).toOdcs(contract) : contract;
 
 export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config): void {
   documentRoutes(app, {
@@ -17,7 +29,27 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     service: contracts,
     config,
     ...ownedFilters,
+    readQuery: FormatQuery,
+    present: asRequested,
   });
+
+  app.get(
+    "/api/datacontracts/:id/datacontract.yaml",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Read a data contract as YAML",
+        description: "The stored document as YAML, or with format=odcs converted to ODCS v3.1.0.",
+        params: IdParams,
+        querystring: Type.Object(FormatQuery),
+        response: { 200: Type.String({ description: "YAML" }), ...errors(404) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string } }>, reply) => {
+      const contract = await contracts.get(principalOf(request), request.params.id);
+      return reply.type("application/yaml; charset=utf-8").send(stringify(asRequested(contract, request.query), { lineWidth: 0, aliasDuplicateObjects: false }));
+    },
+  );
 
   app.get(
     "/api/datacontracts/:id/models",
@@ -25,7 +57,8 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
       schema: {
         tags: ["datacontracts"],
         summary: "Read a data contract's normalized models",
-        description: "Every schema of the contract parsed into one model list: models with fields, logical and physical types, required flags and tests.",
+        description:
+          "The contract's models in one normalized form, whatever its format: ODCS schema objects, Data Contract Specification models, or every typed schema parsed.",
         params: IdParams,
         response: { 200: ContractModelsSchema, ...errors(404) },
       },

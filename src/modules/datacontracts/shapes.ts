@@ -1,64 +1,44 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { OpenObject, ResourceId } from "../../platform/http/shapes.js";
-import { SCHEMA_TYPES } from "../../schema-formats/index.js";
-import { Custom, Links, Tags } from "../teams/shapes.js";
+import { OpenObject } from "../../platform/http/shapes.js";
+import { SchemaObjectSchema } from "../../contract-formats/dcs09.js";
 
-/** Structure only; the content of `specification` is checked by the parser of its type (src/schema-formats). */
-export const SchemaObjectSchema = OpenObject(
-  {
-    type: Type.String({
-      description: `One of ${SCHEMA_TYPES.join(", ")} (json-schema is accepted as jsonschema).`,
-      examples: [...SCHEMA_TYPES],
-    }),
-    specification: Type.Unknown({
-      description: "The schema: text (YAML for dbt, JSON for the others, anything for custom) or the same structure as JSON.",
-    }),
-  },
-  { title: "Schema" },
-);
+export { SchemaObjectSchema };
 
+/**
+ * A data contract in any of the accepted formats (PRODUCT.md §4): ODCS v3 (`apiVersion`, `kind:
+ * DataContract`), Data Contract Specification 1.x (`models`) or 0.9 (`info` + `schema`). The
+ * format is detected per document and validated by its own rules (src/contract-formats), so the
+ * body is an open object here; it is stored and returned exactly as sent.
+ */
+// No members declared: the serializer would write declared members first, and the document goes
+// back member for member in the order it came.
 export const DataContractSchema = OpenObject(
+  {},
   {
-    dataContractSpecification: Type.Optional(Type.String({ examples: ["0.9.3"] })),
-    id: Type.Optional(ResourceId),
-    info: OpenObject({
-      title: Type.String({ minLength: 1 }),
-      version: Type.String({ minLength: 1 }),
-      owner: Type.String({ minLength: 1, description: "Id of the owning team." }),
-      description: Type.Optional(Type.String()),
-      status: Type.Optional(Type.String({ examples: ["draft", "active", "deprecated", "retired"] })),
-    }),
-    provider: Type.Optional(
-      OpenObject({
-        teamId: Type.Optional(Type.String()),
-        dataProductId: Type.Optional(Type.String()),
-        outputPortId: Type.Optional(Type.String()),
-      }),
-    ),
-    servers: Type.Optional(Type.Unknown()),
-    terms: Type.Optional(
-      OpenObject({
-        usage: Type.Optional(Type.String()),
-        limitations: Type.Optional(Type.String()),
-        billing: Type.Optional(Type.String()),
-        noticePeriod: Type.Optional(Type.String()),
-      }),
-    ),
-    models: Type.Optional(Type.Unknown()),
-    schema: Type.Union([SchemaObjectSchema, Type.Array(SchemaObjectSchema, { minItems: 1 })], {
-      description: "One schema or several.",
-    }),
-    examples: Type.Optional(Type.Unknown()),
-    quality: Type.Optional(Type.Unknown()),
-    tags: Type.Optional(Tags),
-    links: Type.Optional(Links),
-    custom: Type.Optional(Custom),
+    title: "DataContract",
+    description: "An ODCS v3.0.x–3.1.0 document, a Data Contract Specification 1.x document, or a Data Contract Specification 0.9 document with a Schema object.",
   },
-  { title: "DataContract" },
 );
 
 export type SchemaObject = Static<typeof SchemaObjectSchema>;
-export type DataContract = Static<typeof DataContractSchema> & { id: string };
+export type DataContract = Record<string, unknown> & { id: string };
+
+const QualityRuleSchema = Type.Object(
+  {
+    type: Type.String({ description: "text, library, sql or custom" }),
+    name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    dimension: Type.Optional(Type.String()),
+    severity: Type.Optional(Type.String()),
+    metric: Type.Optional(Type.String()),
+    arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    query: Type.Optional(Type.String()),
+    engine: Type.Optional(Type.String()),
+    implementation: Type.Optional(Type.Unknown()),
+    comparison: Type.Optional(Type.Object({ operator: Type.String(), value: Type.Unknown() })),
+  },
+  { title: "QualityRule", additionalProperties: true },
+);
 
 const FieldSchema: ReturnType<typeof Type.Recursive> = Type.Recursive(
   (Self) =>
@@ -73,6 +53,16 @@ const FieldSchema: ReturnType<typeof Type.Recursive> = Type.Recursive(
         fields: Type.Optional(Type.Array(Self)),
         items: Type.Optional(Self),
         symbols: Type.Optional(Type.Array(Type.String())),
+        primaryKey: Type.Optional(Type.Boolean()),
+        unique: Type.Optional(Type.Boolean()),
+        classification: Type.Optional(Type.String()),
+        enum: Type.Optional(Type.Array(Type.Unknown(), { description: "Allowed values: strings, numbers, booleans or null." })),
+        minLength: Type.Optional(Type.Integer()),
+        maxLength: Type.Optional(Type.Integer()),
+        pattern: Type.Optional(Type.String()),
+        precision: Type.Optional(Type.Integer()),
+        scale: Type.Optional(Type.Integer()),
+        quality: Type.Optional(Type.Array(QualityRuleSchema)),
       },
       { additionalProperties: true },
     ),
@@ -85,6 +75,7 @@ export const NormalizedModelSchema = Type.Object(
     description: Type.Optional(Type.String()),
     kind: Type.String({ description: "table, view, materialized_view, record or object" }),
     tests: Type.Optional(Type.Array(Type.String())),
+    quality: Type.Optional(Type.Array(QualityRuleSchema)),
     fields: Type.Array(FieldSchema),
   },
   { title: "NormalizedModel", additionalProperties: true },
@@ -92,7 +83,7 @@ export const NormalizedModelSchema = Type.Object(
 
 export const ParsedSchemaSchema = Type.Object(
   {
-    type: Type.String({ description: "The schema type as stored (json-schema normalised to jsonschema)." }),
+    type: Type.String({ description: "The schema type as stored (json-schema normalised to jsonschema), or odcs/dcs for a contract format's own models." }),
     detectedType: Type.String({ description: "The type it was parsed as: avro for an Avro record sent as jsonschema." }),
     models: Type.Array(NormalizedModelSchema),
   },
@@ -101,6 +92,7 @@ export const ParsedSchemaSchema = Type.Object(
 
 export const ContractModelsSchema = Type.Object(
   {
+    format: Type.String({ description: "The contract's format: odcs, dcs (1.x) or dcs-0.9." }),
     models: Type.Array(NormalizedModelSchema, { description: "The models of every schema of the contract, in order." }),
     schemas: Type.Array(ParsedSchemaSchema),
   },

@@ -26,9 +26,9 @@ export function dataProductDefinition(hooks: DataProductHooks): DocumentDefiniti
   return {
     kind: "dataproduct",
     label: "Data product",
-    ...ownedDocument<DataProduct>("data product"),
+    ...ownedDocument<DataProduct>("data product", (doc) => ({ title: doc.info.title, owner: doc.info.owner, ownerField: "info.owner", status: doc.info.status, description: doc.info.description })),
     async validate(ex, organizationId, product) {
-      const violations = await ownerViolations(ex, organizationId, product.info.owner);
+      const violations = await ownerViolations(ex, organizationId, { owner: product.info.owner, ownerField: "info.owner", title: product.info.title });
       const seen = new Set<string>();
       (product.outputPorts ?? []).forEach((port, i) => {
         if (seen.has(port.id)) violations.push({ field: `outputPorts[${i}].id`, message: `duplicate output port id '${port.id}'` });

@@ -5,7 +5,7 @@ import { pageWindow, sendPage } from "../../platform/http/paging.js";
 import { errors, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
-import type { Document, DocumentService } from "./document-service.js";
+import { etagOf, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
 
 export interface DocumentRoutesOptions<D extends Document> {
   /** Plural path segment under /api, e.g. `teams`. */
@@ -19,11 +19,28 @@ export interface DocumentRoutesOptions<D extends Document> {
   /** Extra list filters beyond paging, and how they map to the repository filter. */
   filters?: TProperties;
   toFilter?: (query: Record<string, string | undefined>) => Omit<ListFilter, "offset" | "limit">;
+  /** Query parameters of GET one that choose another representation (e.g. `format=odcs`). */
+  readQuery?: TProperties;
+  /** The representation GET one answers with; the stored document when absent. */
+  present?: (doc: D, query: Record<string, string | undefined>) => unknown;
   /** Ids may contain `/` (hierarchical tags): the id is then the rest of the path. */
   idSchema?: TSchema;
 }
 
 type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
+
+function preconditions(request: FastifyRequest): Preconditions {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(",") : value;
+  };
+  return { ifMatch: header("if-match"), ifNoneMatch: header("if-none-match") };
+}
+
+const ConditionalHeaders = Type.Object({
+  "if-match": Type.Optional(Type.String({ description: "Change only the version with this entity tag (from ETag); 412 otherwise." })),
+  "if-none-match": Type.Optional(Type.String({ description: "`*`: create only; 412 when the id exists." })),
+});
 
 /** PUT-upsert, GET one, GET list and DELETE for a catalog document (PRODUCT.md §3). */
 export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOptions<D>): void {
@@ -62,11 +79,20 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       schema: {
         tags: [o.tag],
         summary: `Read a ${o.noun}`,
+        description: "Answers an ETag; with If-None-Match naming it, 304 without a body.",
         params,
-        response: { 200: o.schema, ...errors(404) },
+        ...(o.readQuery ? { querystring: Type.Object(o.readQuery) } : {}),
+        response: { 200: o.schema, 304: Type.Null({ description: "Not modified" }), ...errors(404) },
       },
     },
-    async (request: OneParams) => o.service.get(principalOf(request), idOf(request)),
+    async (request: OneParams, reply) => {
+      const doc = await o.service.get(principalOf(request), idOf(request));
+      const etag = etagOf(doc);
+      reply.header("etag", etag);
+      const ifNoneMatch = request.headers["if-none-match"];
+      if (typeof ifNoneMatch === "string" && tagListMatches(ifNoneMatch, etag)) return reply.code(304).send();
+      return o.present ? o.present(doc, request.query as Record<string, string | undefined>) : doc;
+    },
   );
 
   app.put(
@@ -75,15 +101,19 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       schema: {
         tags: [o.tag],
         summary: `Create or update a ${o.noun}`,
-        description: "Upsert with a client-chosen id. Answers 200 whether it created or updated.",
+        description:
+          "Upsert with a client-chosen id. Answers 200 whether it created or updated, with the new ETag. The body may be JSON or YAML (application/yaml).",
         params,
+        headers: ConditionalHeaders,
         body: o.schema,
-        response: { 200: o.schema, ...errors(403, 409, 413, 415, 422) },
+        response: { 200: o.schema, ...errors(403, 409, 412, 413, 415, 422) },
       },
+      config: { yamlBody: true },
     },
     async (request: OneParams, reply) => {
-      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>);
+      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request));
       reply.header("location-html", htmlUrl(idOf(request)));
+      reply.header("etag", etagOf(doc));
       return doc;
     },
   );
@@ -95,11 +125,12 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
         tags: [o.tag],
         summary: `Delete a ${o.noun}`,
         params,
-        response: { 204: NoContent, ...errors(403, 404, 409) },
+        headers: Type.Pick(ConditionalHeaders, ["if-match"]),
+        response: { 204: NoContent, ...errors(403, 404, 409, 412) },
       },
     },
     async (request: OneParams, reply) => {
-      await o.service.delete(principalOf(request), idOf(request));
+      await o.service.delete(principalOf(request), idOf(request), { ifMatch: preconditions(request).ifMatch });
       return reply.code(204).send(null);
     },
   );

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
+import { invalid, notFound, preconditionFailed, type FieldViolation } from "../../platform/errors.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
 
@@ -40,6 +41,40 @@ export interface PutResult<D> {
   created: boolean;
 }
 
+/** The request's conditions on the stored version (PRODUCT.md §3, optimistic concurrency). */
+export interface Preconditions {
+  /** `If-Match`: a list of entity tags, or `*`. */
+  ifMatch?: string;
+  /** `If-None-Match: *`: create only. */
+  ifNoneMatch?: string;
+}
+
+/** The entity tag of a stored document: a digest of its JSON, so equal documents share it. */
+export function etagOf(doc: unknown): string {
+  return `"${createHash("sha256").update(JSON.stringify(doc)).digest("base64url").slice(0, 27)}"`;
+}
+
+/** Whether an `If-None-Match`/`If-Match` list names the tag (or is `*`). Weak tags compare by their opaque part. */
+export function tagListMatches(list: string, etag: string): boolean {
+  return list.split(",").some((raw) => {
+    const tag = raw.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+}
+
+function checkPreconditions(label: string, id: string, before: unknown, conditions: Preconditions): void {
+  if (conditions.ifNoneMatch !== undefined && before !== undefined && tagListMatches(conditions.ifNoneMatch, etagOf(before))) {
+    throw preconditionFailed(`${label} '${id}' already exists (If-None-Match); nothing was changed.`);
+  }
+  if (conditions.ifMatch !== undefined && (before === undefined || !tagListMatches(conditions.ifMatch, etagOf(before)))) {
+    throw preconditionFailed(
+      before === undefined
+        ? `${label} '${id}' does not exist, so If-Match cannot match; nothing was changed.`
+        : `${label} '${id}' has changed since the version named in If-Match; read it again. Nothing was changed.`,
+    );
+  }
+}
+
 export class DocumentService<D extends Document> {
   constructor(
     readonly definition: DocumentDefinition<D>,
@@ -48,7 +83,7 @@ export class DocumentService<D extends Document> {
     protected readonly clock: Clock,
   ) {}
 
-  async put(p: Principal, id: string, body: Record<string, unknown>): Promise<PutResult<D>> {
+  async put(p: Principal, id: string, body: Record<string, unknown>, conditions: Preconditions = {}): Promise<PutResult<D>> {
     if (body.id !== undefined && body.id !== id) {
       throw invalid(`The body's id must equal the id in the path ('${id}') or be absent.`, [
         { field: "id", message: `must equal '${id}' or be absent` },
@@ -58,6 +93,7 @@ export class DocumentService<D extends Document> {
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
+      checkPreconditions(this.definition.label, id, before, conditions);
       const incoming = { ...body, id } as D;
       const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
       this.definition.authorize(p, id, before, after);
@@ -92,11 +128,12 @@ export class DocumentService<D extends Document> {
     return rows.map((r) => r.doc);
   }
 
-  async delete(p: Principal, id: string): Promise<void> {
+  async delete(p: Principal, id: string, conditions: Preconditions = {}): Promise<void> {
     const { kind } = this.definition;
     await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       if (!existing) throw notFound(this.definition.label, id);
+      checkPreconditions(this.definition.label, id, existing.doc, { ifMatch: conditions.ifMatch });
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);

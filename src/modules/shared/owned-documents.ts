@@ -6,29 +6,38 @@ import { resourceRepository } from "./resource-repository.js";
 import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
 import type { DocumentRoutesOptions } from "./document-routes.js";
 
-/** Data products and data contracts: documents a team owns through `info.owner`. */
-export type OwnedDocument = Document & { info: { title: string; owner: string; description?: string; status?: string } };
+/** What an owned document says about itself, wherever its format keeps it. */
+export interface OwnedFacts {
+  title: string;
+  /** Id of the owning team; undefined when the document names none (a violation). */
+  owner?: string;
+  /** Path of the member the owner is read from, for violations. */
+  ownerField: string;
+  status?: string;
+  description?: string;
+}
 
-/** Columns and authorization shared by every owned document. */
-export function ownedDocument<D extends OwnedDocument>(what: string): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+/** Data products and data contracts: documents a team owns, each format naming it its own way. */
+export function ownedDocument<D extends Document>(what: string, facts: (doc: D) => OwnedFacts): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
   return {
-    columns: (doc) => ({
-      title: doc.info.title,
-      ownerTeamId: doc.info.owner,
-      status: doc.info.status ?? null,
-      searchText: searchText(doc.id, doc.info.title, doc.info.description),
-    }),
-    authorize: (p, _id, before, after) => policy.writeOwned(p, what, [before?.info.owner, after?.info.owner].filter((o) => o !== undefined)),
+    columns: (doc) => {
+      const f = facts(doc);
+      return { title: f.title, ownerTeamId: f.owner ?? null, status: f.status ?? null, searchText: searchText(doc.id, f.title, f.description) };
+    },
+    authorize: (p, _id, before, after) =>
+      policy.writeOwned(p, what, [before && facts(before).owner, after && facts(after).owner].filter((o): o is string => o !== undefined)),
   };
 }
 
-export async function ownerViolations(ex: Executor, organizationId: string, owner: string): Promise<FieldViolation[]> {
-  const team = await resourceRepository.get(ex, organizationId, "team", owner);
-  return team ? [] : [{ field: "info.owner", message: `no team '${owner}' exists in this organization` }];
+/** The owner must be an existing team of the organization. */
+export async function ownerViolations(ex: Executor, organizationId: string, facts: OwnedFacts): Promise<FieldViolation[]> {
+  if (facts.owner === undefined) return [{ field: facts.ownerField, message: "names no owner team" }];
+  const team = await resourceRepository.get(ex, organizationId, "team", facts.owner);
+  return team ? [] : [{ field: facts.ownerField, message: `no team '${facts.owner}' exists in this organization` }];
 }
 
 /** The list filters of owned documents: by owner team and by status. */
-export const ownedFilters: Pick<DocumentRoutesOptions<OwnedDocument>, "filters" | "toFilter"> = {
+export const ownedFilters: Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> = {
   filters: {
     teamId: Type.Optional(Type.String({ description: "Only those owned by this team." })),
     status: Type.Optional(Type.String({ description: "Only those with this info.status." })),

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidatio
 import { Problem, problemTitle, problemType, type FieldViolation } from "../errors.js";
 import type { App } from "./types.js";
 import { joinPath, renderPath } from "../paths.js";
+import { positionViolations } from "./yaml-body.js";
 
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
@@ -13,7 +14,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, proble
     detail: problem.detail,
     instance: request.url.split("?")[0],
   };
-  if (problem.violations && problem.violations.length > 0) body.violations = problem.violations;
+  if (problem.violations && problem.violations.length > 0) body.violations = positionViolations(request, problem.violations);
   return reply.code(problem.status).headers(problem.headers).type(PROBLEM_MEDIA_TYPE).send(JSON.stringify(body));
 }
 
@@ -54,7 +55,7 @@ function describeFastifyError(error: FastifyError, app: App): string {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return `The request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes.`;
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return "The request body must be JSON (Content-Type: application/json).";
+      return "The request body must be JSON (application/json), or YAML (application/yaml) where a catalog document is sent.";
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return "The request says it carries JSON but its body is empty.";
     default:

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { expectValid, fixture, officialSchema } from "../../test/helpers/standards.js";
+import { contractFormatOf } from "./index.js";
+
+const ODCS = "odcs-json-schema-v3.1.0.json";
+const load = (name: string) => parse(fixture(name)) as Record<string, unknown> & { id: string };
+
+describe("data contract formats", () => {
+  it("detects each format by its marker member", () => {
+    expect(contractFormatOf({ apiVersion: "v3.1.0", kind: "DataContract" }).name).toBe("odcs");
+    expect(contractFormatOf({ dataContractSpecification: "1.1.0", models: {} }).name).toBe("dcs");
+    expect(contractFormatOf({ dataContractSpecification: "0.9.3", info: {}, schema: {} }).name).toBe("dcs-0.9");
+    expect(contractFormatOf({ info: {}, schema: {} }).name).toBe("dcs-0.9");
+  });
+
+  it("accepts a complete ODCS 3.1.0 contract that the official schema accepts too", () => {
+    const doc = load("odcs-shipments.yaml");
+    expectValid(ODCS, doc);
+    const format = contractFormatOf(doc);
+    expect(format.validate(doc)).toEqual([]);
+    expect(format.facts(doc)).toMatchObject({ title: "Shipments", owner: "logistics", ownerField: "team.name", version: "2.1.0", status: "active" });
+  });
+
+  it("accepts ODCS 3.0.2 and reads its owner from a custom property, else from domain", () => {
+    const doc = load("odcs-3.0-invoices.yaml");
+    expectValid("odcs-json-schema-v3.0.2.json", doc);
+    const format = contractFormatOf(doc);
+    expect(format.validate(doc)).toEqual([]);
+    expect(format.facts(doc)).toMatchObject({ owner: "logistics", ownerField: "domain" });
+    const custom = { ...doc, customProperties: [{ property: "owner", value: "billing" }] };
+    expect(format.facts(custom)).toMatchObject({ owner: "billing", ownerField: "customProperties[0].value" });
+  });
+
+  it("reports every ODCS violation with its path, as the official schema does", () => {
+    const doc = {
+      apiVersion: "v3.1.0",
+      kind: "DataContract",
+      id: "broken",
+      version: "1.0.0",
+      owner: "not an ODCS member",
+      schema: [
+        {
+          name: "t",
+          properties: [
+            { name: "a", logicalType: "text" },
+            { name: "b", logicalType: "string", logicalTypeOptions: { minLength: -1 } },
+            { name: "c", logicalType: "string", properties: [{ name: "d" }] },
+            { logicalType: "integer" },
+          ],
+          quality: [{ type: "sql", mustBe: 0 }, { type: "library", metric: "rowCount", mustBe: 1, mustNotBe: 2 }],
+        },
+      ],
+      servers: [{ server: "p", type: "postgres", host: "h" }],
+      team: { name: "x", lead: "someone" },
+    };
+    expect(officialSchema(ODCS)(doc)).toBe(false);
+    const fields = contractFormatOf(doc).validate(doc).map((v) => v.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "status",
+        "owner",
+        "schema[0].properties[0].logicalType",
+        "schema[0].properties[1].logicalTypeOptions.minLength",
+        "schema[0].properties[2].properties",
+        "schema[0].properties[3].name",
+        "schema[0].quality[0].query",
+        "schema[0].quality[1]",
+        "servers[0].port",
+        "servers[0].database",
+        "team.lead",
+      ]),
+    );
+  });
+
+  it("normalizes ODCS schema objects with nested properties, items, keys, classification and quality", () => {
+    const doc = load("odcs-shipments.yaml");
+    const [group] = contractFormatOf(doc).models(doc);
+    const model = group!.models[0]!;
+    expect(model).toMatchObject({ name: "shipments", kind: "table", description: "One row per shipment." });
+    expect(model.quality!.map((q) => q.type)).toEqual(["sql", "library", "text", "custom"]);
+    const [id, carrier, , recipient, scans] = model.fields;
+    expect(id).toMatchObject({ name: "shipment_id", type: "string", physicalType: "uuid", required: true, primaryKey: true, unique: true, classification: "internal" });
+    expect(carrier).toMatchObject({ maxLength: 32, quality: [{ type: "library", metric: "invalidValues", comparison: { operator: "mustBe", value: 0 } }] });
+    expect(recipient!.fields![1]!.fields!.map((f) => [f.name, f.required])).toEqual([["postal_code", true], ["country", false]]);
+    expect(recipient!.fields![0]).toMatchObject({ classification: "pii", pattern: "^.+@.+$" });
+    expect(scans).toMatchObject({ type: "array", items: { type: "object", fields: [{ name: "scanned_at", type: "timestamp", required: true }, { name: "location" }] } });
+  });
+
+  it("converts ODCS 3.0 to a valid 3.1.0 document", () => {
+    const doc = load("odcs-3.0-invoices.yaml");
+    const odcs = contractFormatOf(doc).toOdcs(doc);
+    expect(odcs.apiVersion).toBe("v3.1.0");
+    expectValid(ODCS, odcs);
+  });
+
+  it("reads DCS 1.x models, with definitions, nested fields and quality, and converts them to valid ODCS", () => {
+    const doc = load("dcs-1-orders.yaml");
+    const format = contractFormatOf(doc);
+    expect(format.name).toBe("dcs");
+    expect(format.validate(doc)).toEqual([]);
+    expect(format.facts(doc)).toMatchObject({ owner: "logistics", version: "1.4.0" });
+    const model = format.models(doc)[0]!.models[0]!;
+    expect(model.fields[0]).toMatchObject({ name: "order_id", type: "string", required: true, primaryKey: true, minLength: 36, description: "Identifier of an order." });
+    expect(model.fields[1]).toMatchObject({ enum: ["placed", "shipped", "delivered"] });
+    expect(model.fields[2]).toMatchObject({ type: "number", precision: 12, scale: 2 });
+    expect(model.fields[4]).toMatchObject({ type: "array", items: { type: "object", fields: [{ name: "sku", maxLength: 20 }, { name: "quantity", type: "integer" }] } });
+    const odcs = format.toOdcs(doc);
+    expectValid(ODCS, odcs);
+    expect(odcs).toMatchObject({ id: "orders-dcs", name: "Orders", version: "1.4.0", status: "active", team: { name: "logistics" } });
+    expect((odcs.servers as unknown[]).length).toBe(2);
+    // The staging server lacks the schema that an ODCS postgres server needs: it stays, as a custom server.
+    expect((odcs.servers as Array<Record<string, unknown>>)[1]).toMatchObject({ server: "staging", type: "custom", host: "staging.acme.internal" });
+  });
+
+  it("reports DCS 1.x structure problems with paths", () => {
+    const doc = { id: "x", dataContractSpecification: "1.1.0", info: { title: "X" }, models: { m: { fields: { a: { type: 3, required: "yes" } } } } };
+    expect(contractFormatOf(doc).validate(doc).map((v) => v.field)).toEqual(
+      expect.arrayContaining(["info.version", "info.owner", "models.m.fields.a.type", "models.m.fields.a.required"]),
+    );
+  });
+});

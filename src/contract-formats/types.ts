@@ -1,0 +1,46 @@
+/**
+ * The one interface every data contract document format sits behind (PRODUCT.md §4): how a
+ * document is recognised, validated, who owns it, which version it is, its normalized models,
+ * and its conversion to the Open Data Contract Standard. A new format is one new file.
+ */
+import type { FieldViolation } from "../platform/errors.js";
+import type { NormalizedModel } from "../schema-formats/types.js";
+
+export type ContractDocument = Record<string, unknown>;
+
+export type ContractFormatName = "odcs" | "dcs" | "dcs-0.9";
+
+/** What Steward indexes and authorizes by, read from a document of any format. */
+export interface ContractFacts {
+  title: string;
+  /** Id of the owning team, and the path of the member it was read from. */
+  owner?: string;
+  ownerField: string;
+  version?: string;
+  status?: string;
+  description?: string;
+}
+
+/** The models of one part of a contract: one typed schema, or the contract's own models. */
+export interface ModelGroup {
+  /** The schema type as stored (`dbt`, `avro`…), or the contract format for a format's own models. */
+  type: string;
+  /** What it was parsed as: `avro` for an Avro record sent as jsonschema. */
+  detectedType: string;
+  models: NormalizedModel[];
+}
+
+export interface ContractFormat {
+  readonly name: ContractFormatName;
+  /** The format's name for people, in messages and docs. */
+  readonly label: string;
+  /** Whether a document is written in this format, by the member that marks it. */
+  detects(doc: ContractDocument): boolean;
+  /** Every violation of the format's rules, with paths into the document. */
+  validate(doc: ContractDocument): FieldViolation[];
+  facts(doc: ContractDocument): ContractFacts;
+  /** Normalized models; only called on a valid document. */
+  models(doc: ContractDocument): ModelGroup[];
+  /** The document as ODCS v3.1.0; only called on a valid document. */
+  toOdcs(doc: ContractDocument & { id: string }): ContractDocument;
+}
