@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { OpenObject } from "../../platform/http/shapes.js";
-import { SchemaObjectSchema } from "../../contract-formats/dcs09.js";
+import { Dcs09Schema, SchemaObjectSchema } from "../../contract-formats/dcs09.js";
 
 export { SchemaObjectSchema };
 
@@ -21,7 +21,8 @@ export const DataContractSchema = OpenObject(
 );
 
 export type SchemaObject = Static<typeof SchemaObjectSchema>;
-export type DataContract = Record<string, unknown> & { id: string };
+/** Any accepted format; the members of the Data Contract Specification 0.9 are typed for readers that know it. */
+export type DataContract = Record<string, unknown> & { id: string } & Partial<Static<typeof Dcs09Schema>>;
 
 const QualityRuleSchema = Type.Object(
   {
