@@ -24,7 +24,7 @@ describe.each(DATABASES)("migrating stored accesses to the reference product's s
         organization_id: "org", id, status, granted, active: 0, start_at: null, end_at: end,
         provider_data_product_id: "orders", provider_output_port_id: "pg", provider_team_id: "sales",
         consumer_type: "team", consumer_data_product_id: null, consumer_team_id: "marketing",
-        doc: JSON.stringify({ id, info: { purpose: "p", ...(end ? { endDate: end } : {}) }, provider: { dataProductId: "orders", outputPortId: "pg", teamId: "sales" }, consumer: { teamId: "marketing" } }),
+        doc: JSON.stringify({ id, info: { purpose: "p", ...(end ? { endDate: end } : {}) }, provider: { dataProductId: "orders", outputPortId: "pg", teamId: "sales", dataContractId: "orders-v1" }, consumer: { teamId: "marketing" } }),
         provisioning: null, created_at: at, updated_at: updated,
       });
       await db.insertInto("accesses").values([
@@ -45,6 +45,8 @@ describe.each(DATABASES)("migrating stored accesses to the reference product's s
       const record = (await accessRepository.get(database.db, "org", "still-requested"))!;
       expect(record).toMatchObject({ providerTeamId: "sales", consumerTeamId: "marketing" });
       expect(record.providerProductRowId).not.toBeNull();
+      // Canceled and past its end, or rejected, no longer hold the contract; the request does.
+      expect(await accessRepository.countOpenForContract(database.db, "org", "orders-v1", "2026-03-01T00:00:00.000Z")).toBe(1);
       const statuses = await sql<{ status: string }>`select distinct status from accesses order by status`.execute(database.db);
       expect(statuses.rows.map((r) => r.status)).toEqual(["approved", "rejected", "requested"]);
     } finally {

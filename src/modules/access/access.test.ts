@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { accessRepository } from "./repository.js";
 
 describe.each(DATABASES)("access requests (%s)", (kind) => {
   let t: TestServer;
@@ -56,6 +57,8 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
       consumer: { dataProductId: "campaigns" },
     });
     expect(await eventsOf(id)).toEqual(["Created", "Requested"]);
+    // What a contract's deletion checks: the requests made under it.
+    expect(await accessRepository.countOpenForContract(t.server.services.database.db, t.organizationId, "orders-v1", clock.now().toISOString())).toBe(1);
   });
 
   it("creates with POST: a UUID id, 201 and Location", async () => {

@@ -107,6 +107,7 @@ function toRow(r: AccessRecord) {
     provider_output_port_id: r.providerOutputPortId,
     provider_team_id: r.requestedProviderTeamId,
     provider_product_row_id: r.providerProductRowId,
+    provider_data_contract_id: (r.doc.provider.dataContractId as string | null | undefined) ?? null,
     consumer_type: r.consumerType,
     consumer_data_product_id: r.consumerDataProductId,
     consumer_team_id: r.requestedConsumerTeamId,
@@ -198,6 +199,18 @@ export const accessRepository = {
       .where("a.organization_id", "=", organizationId)
       .where("a.provider_data_product_id", "=", dataProductId)
       .$if(outputPortIds !== undefined, (qb) => qb.where("a.provider_output_port_id", "in", outputPortIds!))
+      .where((eb) => isOpen(eb, now))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** Open accesses requested under a data contract. */
+  async countOpenForContract(ex: Executor, organizationId: string, dataContractId: string, now: string): Promise<number> {
+    const row = await ex
+      .selectFrom("accesses as a")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("a.organization_id", "=", organizationId)
+      .where("a.provider_data_contract_id", "=", dataContractId)
       .where((eb) => isOpen(eb, now))
       .executeTakeFirstOrThrow();
     return Number(row.n);

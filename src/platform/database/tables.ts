@@ -78,6 +78,8 @@ export interface AccessesTable {
   provider_team_id: string;
   /** `resources.row_id` of the provider data product the access was requested against. */
   provider_product_row_id: number | null;
+  /** The output port's data contract when the access was requested (also `provider.dataContractId` of the document). */
+  provider_data_contract_id: string | null;
   consumer_type: "dataProduct" | "team" | "user";
   consumer_data_product_id: string | null;
   /** The consuming team when the access was requested (the team itself, or the consumer product's owner). */

@@ -6,6 +6,7 @@ import people from "./0003_people.js";
 import eventsBySubject from "./0004_events_by_subject.js";
 import eventPrincipal from "./0005_event_principal.js";
 import accessSemantics from "./0030_access_semantics.js";
+import accessContract from "./0031_access_contract.js";
 import testResults from "./0050_test_results.js";
 
 /**
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0004_events_by_subject": eventsBySubject,
   "0005_event_principal": eventPrincipal,
   "0030_access_semantics": accessSemantics,
+  "0031_access_contract": accessContract,
   "0050_test_results": testResults,
 };
 
