@@ -33,7 +33,10 @@ export class FeedService {
     private readonly log: EventLog,
     private readonly limits: LongPollLimits,
   ) {
-    this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readAfter(organizationId, afterSeq, MAX_BATCH));
+    this.readAhead = new ReadAhead(async (organizationId, afterSeq) => {
+      const rows = await this.log.readAfter(organizationId, afterSeq, MAX_BATCH);
+      return { rows, text: this.log.renderBatch(rows) };
+    });
   }
 
   /** Answers every held long poll with what it has (usually `[]`); new ones are not held. */
@@ -46,7 +49,10 @@ export class FeedService {
     const ahead = request.lastEventId === undefined ? undefined : await this.readAhead.take(organizationId, request.lastEventId.toLowerCase());
     // An empty batch read ahead means the consumer has reached the end of the log: a long poll
     // must then be held, and a plain read must see what committed since, so read afresh.
-    if (ahead && ahead.length > 0) return this.serve(organizationId, ahead);
+    if (ahead && ahead.rows.length > 0) {
+      this.readAhead.served(organizationId, ahead.rows);
+      return ahead.text;
+    }
     const after = await this.log.positionAfter(organizationId, request.lastEventId);
     const { holdMs, maxHeld, maxHeldPerOrganization } = this.limits;
     if (!request.longPolling || holdMs === 0 || this.shutdown.signal.aborted) {

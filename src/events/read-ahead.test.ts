@@ -48,7 +48,7 @@ describe("ReadAhead", () => {
     const ahead = new ReadAhead(async (_org, after) => {
       reads.push(after);
       if (after === 3000) throw new Error("database went away");
-      return full(after);
+      return { rows: full(after), text: "" };
     }, 2);
     ahead.served("org", full(0).slice(0, 999));
     await new Promise((r) => setImmediate(r));
@@ -60,7 +60,7 @@ describe("ReadAhead", () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(reads).toEqual([1000, 2000, 3000]);
     expect(await ahead.take("org", "id-1000")).toBeUndefined();
-    expect((await ahead.take("org", "id-2000"))?.[0].seq).toBe(2001);
+    expect((await ahead.take("org", "id-2000"))?.rows[0].seq).toBe(2001);
     expect(await ahead.take("org", "id-2000")).toBeUndefined(); // taken once
     expect(await ahead.take("other-org", "id-3000")).toBeUndefined();
     expect(await ahead.take("org", "id-3000")).toBeUndefined(); // the read failed: read normally

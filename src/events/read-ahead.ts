@@ -1,32 +1,39 @@
 import { MAX_BATCH } from "./log.js";
 import type { EventRow } from "./repository.js";
 
+/** A batch as read, and as it will be sent. */
+export interface Batch {
+  rows: EventRow[];
+  text: string;
+}
+
 /**
  * A consumer catching up asks, batch after batch, for "the events after the last one you sent
  * me". Once a batch was full, the next one is fixed: positions follow commit order and the log
  * only grows at its end, so the 1000 events after a full batch can no longer change. Reading them
- * while the consumer is still receiving the previous batch hides the database read behind the
- * transfer. Only full batches are read ahead, so a consumer at the end of the log never gets a
- * stale answer; at most `capacity` batches are held, each for `ttlMs`.
+ * while the consumer is still receiving the previous batch hides the database read, and rendering
+ * it then takes that work off the next request too. Only full batches are read ahead, and the
+ * feed never serves an empty batch read ahead, so a consumer at the end of the log always gets a
+ * fresh read; at most `capacity` batches are held, each for `ttlMs`.
  */
 export class ReadAhead {
   /** In the order they were started, which is also the order they expire in. */
-  private readonly batches = new Map<string, { rows: Promise<EventRow[]>; expires: number }>();
+  private readonly batches = new Map<string, { batch: Promise<Batch>; expires: number }>();
 
   constructor(
-    private readonly read: (organizationId: string, afterSeq: number) => Promise<EventRow[]>,
+    private readonly read: (organizationId: string, afterSeq: number) => Promise<Batch>,
     private readonly capacity = 16,
     private readonly ttlMs = 10_000,
   ) {}
 
   /** The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read failed. */
-  async take(organizationId: string, lastEventId: string): Promise<EventRow[] | undefined> {
+  async take(organizationId: string, lastEventId: string): Promise<Batch | undefined> {
     this.forgetExpired();
     const key = `${organizationId}\n${lastEventId}`;
-    const batch = this.batches.get(key);
-    if (!batch) return undefined;
+    const held = this.batches.get(key);
+    if (!held) return undefined;
     this.batches.delete(key);
-    return batch.rows.catch(() => undefined);
+    return held.batch.catch(() => undefined);
   }
 
   /** Called with each batch served: a full one starts the read of the next. */
@@ -40,7 +47,7 @@ export class ReadAhead {
     // After the current response is on its way, not before.
     const next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, last.seq));
     next.catch(() => {});
-    this.batches.set(key, { rows: next, expires: Date.now() + this.ttlMs });
+    this.batches.set(key, { batch: next, expires: Date.now() + this.ttlMs });
   }
 
   /** Held batches are dropped here rather than by timers, which would keep each batch alive for the whole TTL. */
