@@ -100,6 +100,19 @@ describe("decisions and navigation in a browser", () => {
     expect(await provider.locator(".facts").textContent()).toContain("never");
   });
 
+  it("lets the consumer withdraw a request after a confirmation", async () => {
+    const id = await requestAccess("One-off backfill");
+    const consumer = await newPage(PEOPLE.consumer);
+    await consumer.goto(`${t.url}/access/${id}`);
+    await consumer.getByRole("heading", { level: 1, name: "One-off backfill" }).waitFor();
+    // Carol consumes, she does not provide: she may withdraw, not approve.
+    expect(await consumer.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    await consumer.getByRole("button", { name: "Withdraw request" }).click();
+    await consumer.getByRole("dialog").getByRole("button", { name: "Withdraw request" }).click();
+    await consumer.getByRole("heading", { level: 1, name: "Access requests" }).waitFor();
+    expect((await t.api("GET", `/api/access/${id}`)).status).toBe(404);
+  });
+
   it("reaches every section through the menu on a 390 px wide phone", async () => {
     const phone = await newPage(PEOPLE.owner, { width: 390, height: 844 });
     const menu = phone.getByRole("button", { name: "Menu" });
@@ -128,7 +141,7 @@ describe("decisions and navigation in a browser", () => {
     expect(await page.getByRole("link", { name: "Orders", exact: true }).count()).toBe(0);
     await page.reload();
     expect(await page.getByLabel("Search").inputValue()).toBe("revenue");
-    expect(await page.getByLabel("Owner team").inputValue()).toBe("analytics");
+    await expect.poll(() => page.getByLabel("Owner team").inputValue()).toBe("analytics");
     await page.getByRole("link", { name: "Revenue dashboard" }).waitFor();
     expect(await page.getByRole("link", { name: "Orders", exact: true }).count()).toBe(0);
   });

@@ -1,7 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, call, type Violation } from "./api.js";
-import { navigate } from "./router.js";
+import { ApiError, type Violation } from "./api.js";
 import { describeViolation } from "./words.js";
 
 /** Loads data for a page; `reload` fetches again. */
@@ -151,82 +150,6 @@ export function Badge({ children, tone }: { children?: string | null; tone?: str
   return <span class={`badge ${tone ?? TONES[children.toLowerCase()] ?? "neutral"}`}>{children}</span>;
 }
 
-/** A modal dialog on the native <dialog>: focus is trapped, Escape closes it. */
-export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
-  }, [props.open]);
-  return (
-    <dialog
-      ref={ref}
-      class={props.wide ? "wide" : undefined}
-      aria-labelledby="dialog-title"
-      onClose={() => props.open && props.onClose()}
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onClose();
-      }}
-    >
-      {props.open && (
-        <>
-          <header class="dialog-header">
-            <h2 id="dialog-title">{props.title}</h2>
-            <button type="button" class="icon" aria-label="Close" onClick={props.onClose}>
-              ×
-            </button>
-          </header>
-          {props.children}
-        </>
-      )}
-    </dialog>
-  );
-}
-
-/** Asks before something that cannot be undone. */
-export function Confirm(props: {
-  open: boolean;
-  title: string;
-  confirmLabel: string;
-  danger?: boolean;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-  children: ComponentChildren;
-}) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  useEffect(() => setError(undefined), [props.open]);
-  return (
-    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
-      <form
-        method="dialog"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            await props.onConfirm();
-            props.onClose();
-          } catch (err) {
-            setError(err);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <div class="dialog-body">
-          {props.children}
-          <ErrorBox error={error} />
-        </div>
-        <DialogFooter submit={props.confirmLabel} cancel="Keep it" onCancel={props.onClose} tone={props.danger ? "danger" : "primary"} busy={busy} />
-      </form>
-    </Dialog>
-  );
-}
-
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (
@@ -311,27 +234,14 @@ export function CatalogFilters(props: {
         <input id="q" type="search" placeholder="Title, id or description" value={props.q} onInput={(e) => props.onQ(e.currentTarget.value)} />
       </Field>
       <Field label="Owner team" id="team">
-        <select id="team" value={props.teamId} onChange={(e) => props.onTeamId(e.currentTarget.value)}>
+        {/* Remade once the teams arrive, so a team chosen in the address is selected then. */}
+        <select id="team" key={props.teams ? "teams" : "loading"} value={props.teamId} onChange={(e) => props.onTeamId(e.currentTarget.value)}>
           <option value="">All teams</option>
           <TeamOptions teams={props.teams} />
         </select>
       </Field>
       {props.children}
     </form>
-  );
-}
-
-/** The cancel and submit buttons at the foot of a form in a dialog. */
-export function DialogFooter(props: { submit: string; onCancel: () => void; cancel?: string; tone?: "primary" | "danger"; busy?: boolean }) {
-  return (
-    <footer class="dialog-footer">
-      <button type="button" onClick={props.onCancel}>
-        {props.cancel ?? "Cancel"}
-      </button>
-      <button type="submit" class={props.tone ?? "primary"} disabled={props.busy}>
-        {props.submit}
-      </button>
-    </footer>
   );
 }
 
@@ -373,23 +283,5 @@ export function Table(props: { columns: Array<string | false>; caption?: string;
   );
 }
 
-/** Deletes a catalog document after asking; when something still depends on it, says what (the server's 409). */
-export function DeleteDialog(props: { open: boolean; onClose: () => void; path: string; name: string; noun: string; then: string; children?: ComponentChildren }) {
-  return (
-    <Confirm
-      open={props.open}
-      title={`Delete ${props.noun}`}
-      confirmLabel={`Delete ${props.noun}`}
-      danger
-      onClose={props.onClose}
-      onConfirm={async () => {
-        await call("DELETE", props.path);
-        navigate(props.then, { force: true });
-      }}
-    >
-      <p>
-        Delete <strong>{props.name}</strong>? This cannot be undone. {props.children}
-      </p>
-    </Confirm>
-  );
-}
+// Dialogs live in dialogs.tsx; pages written before the split still import them from here.
+export { Confirm, Dialog, DialogFooter } from "./dialogs.js";

@@ -3,7 +3,8 @@ import { call, enc, get, type Access, type DataProduct, type Team } from "../api
 import { productSummary, type PortSummary } from "../documents.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Dialog, ErrorBox, Field, TeamOptions, useLoad, When, DialogFooter, Table } from "../ui.js";
+import { Dialog, DialogFooter } from "../dialogs.js";
+import { Badge, ErrorBox, Field, TeamOptions, useLoad, When, Table } from "../ui.js";
 import { TeamLink, teamName } from "./dataproducts.js";
 
 export function AccessTable({ accesses, teams, actions }: { accesses: Access[]; teams?: Team[]; actions?: (a: Access) => preact.ComponentChildren }) {

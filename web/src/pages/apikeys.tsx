@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
-import { Badge, Confirm, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, DialogFooter, RowAction, Table } from "../ui.js";
+import { Confirm, Dialog, DialogFooter } from "../dialogs.js";
+import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
 import { usePrincipalNames } from "../names.js";
 import { teamName } from "./dataproducts.js";
 

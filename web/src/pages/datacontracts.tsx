@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { enc, get, withQuery, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team } from "../api.js";
 import { contractSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, DeleteDialog, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { DeleteDialog } from "../dialogs.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { ContractHistory } from "./contract-history.js";
 import { canCreate, TeamLink, useUrlFilters } from "./dataproducts.js";
 

@@ -3,7 +3,8 @@ import { enc, get, withQuery, type Access, type DataProduct, type Team } from ".
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { replaceQuery, useLocation } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, CatalogFilters, DeleteDialog, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { DeleteDialog } from "../dialogs.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "./access-parts.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");

@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { ApiError, enc, get, send, withQuery, type DataProduct, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
-import { Badge, Confirm, DeleteDialog, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
+import { Confirm, DeleteDialog } from "../dialogs.js";
+import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
 import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
 
 export function TeamList() {
