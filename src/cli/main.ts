@@ -104,17 +104,19 @@ key
   .description("Create an API key for an organization, optionally scoped to one team (shown once).")
   .requiredOption("--org <organizationId>", "organization id")
   .option("--team <teamId>", "scope the key to this team")
+  .option("--read-only", "with --team: the key reads everything and changes nothing (scope team_read)")
   .option("--name <displayName>", "display name", "Key created with the CLI")
   .option("--expires-at <date>", "ISO 8601 date-time or date")
   .addOption(databaseOption())
   .option("--json", "print one JSON object")
-  .action(async (opts: { org: string; team?: string; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
+  .action(async (opts: { org: string; team?: string; readOnly?: boolean; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
+    if (opts.readOnly && !opts.team) throw new Problem(400, "--read-only needs --team: a read-only key belongs to a team.");
     const created = await withServices(opts.databaseUrl, async (s) => {
       if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
       return s.database.db.transaction().execute((trx) =>
         s.apiKeys.createKey(trx, opts.org, {
           displayName: opts.name,
-          scope: opts.team ? "team" : "organization",
+          scope: opts.team ? (opts.readOnly ? "team_read" : "team") : "organization",
           teamId: opts.team ?? null,
           expiresAt: opts.expiresAt ?? null,
         }),

@@ -2,11 +2,12 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * Who is making a request: an API key, or a person signed in to the web app. `organization`
- * scope may do everything in the organization; `team` scope acts for the teams listed.
+ * scope may do everything in the organization; `team` scope acts for the teams listed;
+ * `team_read` (a read-only team key) reads the organization and changes nothing.
  */
 export interface Principal {
   organizationId: string;
-  scope: "organization" | "team";
+  scope: "organization" | "team" | "team_read";
   /** The teams a team-scoped principal acts for: a team key's one team, or a person's teams. */
   teamIds: readonly string[];
   /** Set when the request carries an API key. */

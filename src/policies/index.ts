@@ -9,13 +9,14 @@ import { forbidden } from "../platform/errors.js";
  * enforce.
  */
 
+/** Whether the principal may change what `teamId` owns. A `team_read` key acts for no one. */
 const actsFor = (p: Principal, teamId: string | null | undefined) =>
-  p.scope === "organization" || (teamId != null && p.teamIds.includes(teamId));
+  p.scope === "organization" || (p.scope === "team" && teamId != null && p.teamIds.includes(teamId));
 
-const who = (p: Principal) => (p.teamIds.length === 1 ? `team '${p.teamIds[0]}'` : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`);
+const who = (p: Principal) => (p.scope === "team_read" ? "a read-only key" : p.teamIds.length === 1 ? `team '${p.teamIds[0]}'` : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`);
 
 /** What an organization role lets a signed-in person do: owners everything, members what their teams own. */
-export function personScope(role: "owner" | "member"): Principal["scope"] {
+export function personScope(role: "owner" | "member"): "organization" | "team" {
   return role === "owner" ? "organization" : "team";
 }
 

@@ -89,7 +89,10 @@ describe("web app in a browser", () => {
     // Revoke, with confirmation; the very next request with the key is refused.
     await row.getByRole("button", { name: /Revoke/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
-    await page.getByRole("table", { name: "API keys of the organization" }).getByRole("row", { name: /Orders pipeline/ }).waitFor({ state: "detached" });
+    // The key stays listed, marked revoked, with nothing left to revoke.
+    const revokedRow = page.getByRole("table", { name: "API keys of the organization" }).getByRole("row", { name: /Orders pipeline/ });
+    await revokedRow.getByText("revoked").waitFor();
+    expect(await revokedRow.getByRole("button", { name: /Revoke/ }).count()).toBe(0);
     expect((await request(t.url, "GET", "/api/dataproducts", undefined, { key: secret })).status).toBe(401);
   });
 

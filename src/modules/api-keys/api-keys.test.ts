@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { referenceViolations } from "../../../test/helpers/reference.js";
 
 describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
   let t: TestServer;
@@ -32,7 +33,10 @@ describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
     const garbage = await unauthorizedDetail("stw_not-a-real-key");
     const empty = await unauthorizedDetail(null, { "x-api-key": "" });
     const revoked = await unauthorizedDetail(revocable.body.key);
-    clock.set("2026-06-02T00:00:00.000Z");
+    // A plain date keeps the key valid through that day (UTC), as in the reference product.
+    clock.set("2026-06-02T23:59:59.000Z");
+    expect((await t.api("GET", "/api/teams", undefined, { key: created.body.key })).status).toBe(200);
+    clock.set("2026-06-03T00:00:00.000Z");
     const expired = await unauthorizedDetail(created.body.key);
     clock.set("2026-06-01T12:00:00.000Z");
     expect(new Set([missing, garbage, empty, revoked, expired]).size).toBe(1);
@@ -94,7 +98,8 @@ describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
       [{ displayName: "x", scope: "organization", expiresAt: "tomorrow" }, "expiresAt"],
       [{ displayName: "x", scope: "organization", expiresAt: "2020-01-01" }, "expiresAt"],
       [{ displayName: "x", scope: "galaxy" }, "scope"],
-      [{ scope: "organization" }, "displayName"],
+      [{ displayName: "", scope: "organization" }, "displayName"],
+      [{ scope: "team_read" }, "teamId"],
     ];
     for (const [body, field] of cases) {
       const res = await t.api("POST", "/api/api-keys", body);
@@ -147,7 +152,51 @@ describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
     // A key may revoke itself; the request that does it still succeeds.
     expect((await t.api("DELETE", `/api/api-keys/${created.body.id}`, undefined, { key: created.body.key })).status).toBe(204);
     expect((await t.api("GET", "/api/teams", undefined, { key: created.body.key })).status).toBe(401);
-    expect((await t.api("DELETE", `/api/api-keys/${created.body.id}`)).status).toBe(404);
-    expect((await t.api("GET", "/api/api-keys")).body.map((k: any) => k.id)).not.toContain(created.body.id);
+    // The record stays, listed with when and by whom it was revoked; revoking again changes nothing.
+    const listed = (await t.api("GET", "/api/api-keys")).body.find((k: any) => k.id === created.body.id);
+    expect(listed).toMatchObject({ revokedAt: clock.now().toISOString(), revokedBy: `api-key:${created.body.id}` });
+    expect((await t.api("DELETE", `/api/api-keys/${created.body.id}`)).status).toBe(204);
+    expect((await t.api("GET", `/api/api-keys/${created.body.id}`)).body.revokedBy).toBe(`api-key:${created.body.id}`);
+    expect((await t.api("DELETE", "/api/api-keys/00000000-0000-7000-8000-000000000000")).status).toBe(404);
+  });
+
+  it("answers keys in the reference shape: organizationApiKeyId, a default displayName", async () => {
+    // The reference product's team ids are UUIDs; a team with such an id answers in its shape exactly.
+    const teamId = "3f2c1a5e-9b7d-4c1e-8f00-1234567890ab";
+    await t.api("PUT", `/api/teams/${teamId}`, { name: "Billing" });
+    const created = await t.api("POST", "/api/api-keys", { scope: "team", teamId });
+    expect(created.status).toBe(201);
+    expect(created.body.organizationApiKeyId).toBe(created.body.id);
+    expect(created.body.displayName).toBe(`team key of team '${teamId}', 2026-06-01`);
+    expect(referenceViolations("POST", "/api/api-keys", 201, created.body)).toEqual([]);
+    const org = await t.api("POST", "/api/api-keys", { scope: "organization" });
+    expect(org.body.displayName).toBe("organization key, 2026-06-01");
+  });
+
+  it("lets a team_read key read everything and change nothing", async () => {
+    const created = await t.api("POST", "/api/api-keys", { scope: "team_read", teamId: "payments", displayName: "dashboards" });
+    expect(created.body).toMatchObject({ scope: "team_read", teamId: "payments" });
+    const key = created.body.key;
+    const as = (method: string, path: string, body?: unknown) => t.api(method, path, body, { key });
+    expect((await as("GET", "/api/teams/payments")).status).toBe(200);
+    expect((await as("GET", "/api/dataproducts")).status).toBe(200);
+    expect((await as("GET", "/api/events")).status).toBe(200);
+    const refused: Array<[string, string, unknown]> = [
+      ["PUT", "/api/teams/payments", { name: "Payments" }],
+      ["DELETE", "/api/teams/payments", undefined],
+      ["PUT", "/api/datacontracts/c", { info: { title: "C", version: "1", owner: "payments" }, schema: { type: "custom", specification: "x" } }],
+      ["PUT", "/api/dataproducts/p", { info: { title: "P", owner: "payments" } }],
+      ["PUT", "/api/assets/a", { info: { owner: "payments" } }],
+      ["PUT", "/api/tags/t", { owner: "payments" }],
+      ["PUT", "/api/connectors/c", { info: { type: "x" } }],
+      ["POST", "/api/api-keys", { scope: "team", teamId: "payments" }],
+      ["GET", "/api/api-keys", undefined],
+    ];
+    for (const [method, path, body] of refused) {
+      const res = await as(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+    expect((await t.api("GET", "/api/teams/payments")).body.name).toBe("Payments");
   });
 });

@@ -9,13 +9,12 @@ export const apiKeyRepository = {
     await ex.insertInto("api_keys").values(row).execute();
   },
 
-  /** Keys still in force or expired, never revoked ones, oldest first. */
+  /** Every key of the organization, revoked ones included, oldest first. */
   async list(ex: Executor, organizationId: string): Promise<ApiKeyRow[]> {
     return ex
       .selectFrom("api_keys")
       .selectAll()
       .where("organization_id", "=", organizationId)
-      .where("revoked_at", "is", null)
       .orderBy("created_at")
       .orderBy("id")
       .execute();
@@ -29,10 +28,10 @@ export const apiKeyRepository = {
     return ex.selectFrom("api_keys").selectAll().where("secret_hash", "=", secretHash).executeTakeFirst();
   },
 
-  async revoke(ex: Executor, organizationId: string, id: string, at: string): Promise<boolean> {
+  async revoke(ex: Executor, organizationId: string, id: string, at: string, by: string): Promise<boolean> {
     const result = await ex
       .updateTable("api_keys")
-      .set({ revoked_at: at })
+      .set({ revoked_at: at, revoked_by: by })
       .where("organization_id", "=", organizationId)
       .where("id", "=", id)
       .where("revoked_at", "is", null)

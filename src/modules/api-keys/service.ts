@@ -6,23 +6,30 @@ import { invalid, notFound, type FieldViolation } from "../../platform/errors.js
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { KeyCache } from "./key-cache.js";
+import { principalOf } from "../../events/log.js";
 import { apiKeyRepository, type ApiKeyRow } from "./repository.js";
 
+export type ApiKeyScope = "organization" | "team" | "team_read";
+
 export interface ApiKeyInput {
-  displayName: string;
-  scope: "organization" | "team";
+  displayName?: string;
+  scope: ApiKeyScope;
   teamId?: string | null;
   expiresAt?: string | null;
 }
 
 export interface ApiKeyView {
+  /** The reference product's name for the id; both carry the same value. */
+  organizationApiKeyId: string;
   id: string;
   displayName: string;
-  scope: "organization" | "team";
+  scope: ApiKeyScope;
   teamId: string | null;
   expiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
+  revokedAt: string | null;
+  revokedBy: string | null;
 }
 
 export interface CreatedApiKey extends ApiKeyView {
@@ -35,6 +42,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function presentApiKey(row: ApiKeyRow): ApiKeyView {
   return {
+    organizationApiKeyId: row.id,
     id: row.id,
     displayName: row.display_name,
     scope: row.scope,
@@ -42,7 +50,25 @@ export function presentApiKey(row: ApiKeyRow): ApiKeyView {
     expiresAt: row.expires_at_input,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    revokedBy: row.revoked_by,
   };
+}
+
+/** A readable name for a key created without one, e.g. "team_read key of team 'sales', 2026-06-01". */
+function defaultName(scope: ApiKeyScope, teamId: string | null, now: Date): string {
+  const day = now.toISOString().slice(0, 10);
+  return teamId === null ? `${scope} key, ${day}` : `${scope} key of team '${teamId}', ${day}`;
+}
+
+/**
+ * When a key stops working. A plain date keeps it valid through that whole day (UTC), as in the
+ * reference product; a date-time is the instant itself.
+ */
+function expiryOf(text: string): string | null {
+  const instant = parseInstant(text);
+  if (instant === null || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return instant;
+  return new Date(Date.parse(instant) + 86_400_000).toISOString();
 }
 
 export class ApiKeyService {
@@ -59,20 +85,21 @@ export class ApiKeyService {
   async createKey(ex: Executor, organizationId: string, input: ApiKeyInput): Promise<CreatedApiKey> {
     const violations: FieldViolation[] = [];
     const teamId = input.teamId ?? null;
-    if (input.displayName.trim() === "") violations.push({ field: "displayName", message: "must not be empty" });
-    if (input.scope === "team" && teamId === null) {
-      violations.push({ field: "teamId", message: "is required when scope is team" });
+    if (input.displayName !== undefined && input.displayName.trim() === "") violations.push({ field: "displayName", message: "must not be empty" });
+    const teamScoped = input.scope === "team" || input.scope === "team_read";
+    if (teamScoped && teamId === null) {
+      violations.push({ field: "teamId", message: `is required when scope is ${input.scope}` });
     }
     if (input.scope === "organization" && teamId !== null) {
       violations.push({ field: "teamId", message: "must be absent when scope is organization" });
     }
-    if (input.scope === "team" && teamId !== null && !(await resourceRepository.get(ex, organizationId, "team", teamId))) {
+    if (teamScoped && teamId !== null && !(await resourceRepository.get(ex, organizationId, "team", teamId))) {
       violations.push({ field: "teamId", message: `no team '${teamId}' exists in this organization` });
     }
     const now = this.clock.now();
     let expiresAt: string | null = null;
     if (input.expiresAt != null) {
-      expiresAt = parseInstant(input.expiresAt);
+      expiresAt = expiryOf(input.expiresAt);
       if (expiresAt === null) {
         violations.push({ field: "expiresAt", message: "must be an ISO 8601 date-time or date" });
       } else if (expiresAt <= now.toISOString()) {
@@ -85,7 +112,7 @@ export class ApiKeyService {
     const row: ApiKeyRow = {
       id: uuidv7(),
       organization_id: organizationId,
-      display_name: input.displayName.trim(),
+      display_name: input.displayName?.trim() || defaultName(input.scope, teamId, now),
       scope: input.scope,
       team_id: teamId,
       secret_hash: hashSecret(key),
@@ -95,6 +122,7 @@ export class ApiKeyService {
       created_at: now.toISOString(),
       last_used_at: null,
       revoked_at: null,
+      revoked_by: null,
     };
     await apiKeyRepository.insert(ex, row);
     return { ...presentApiKey(row), key };
@@ -114,14 +142,15 @@ export class ApiKeyService {
   async get(p: Principal, id: string): Promise<ApiKeyView> {
     policy.manageApiKeys(p);
     const row = await apiKeyRepository.findById(this.database.db, p.organizationId, id);
-    if (!row || row.revoked_at !== null) throw notFound("API key", id);
+    if (!row) throw notFound("API key", id);
     return presentApiKey(row);
   }
 
+  /** Revokes a key; the record stays, with when and by whom. Revoking a revoked key changes nothing. */
   async revoke(p: Principal, id: string): Promise<void> {
     policy.manageApiKeys(p);
-    const revoked = await apiKeyRepository.revoke(this.database.db, p.organizationId, id, this.clock.now().toISOString());
-    if (!revoked) throw notFound("API key", id);
+    if (!(await apiKeyRepository.findById(this.database.db, p.organizationId, id))) throw notFound("API key", id);
+    await apiKeyRepository.revoke(this.database.db, p.organizationId, id, this.clock.now().toISOString(), principalOf(p));
   }
 
   /** The principal behind a secret, or undefined when it is unknown, revoked or expired. */

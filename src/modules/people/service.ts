@@ -34,7 +34,7 @@ export interface SessionView {
   currentOrganizationId: string | null;
   /** The role in the current organization and what it lets the person do. */
   role: Role | null;
-  scope: Principal["scope"] | null;
+  scope: ReturnType<typeof personScope> | null;
   teamIds: string[];
   csrfToken: string;
   expiresAt: string;
@@ -187,7 +187,7 @@ export class PeopleService {
       organizations,
       currentOrganizationId: current?.id ?? null,
       role: current?.role ?? null,
-      scope: principal?.scope ?? null,
+      scope: current ? personScope(current.role) : null,
       teamIds: principal ? [...principal.teamIds] : [],
       csrfToken: session.csrf_token,
       expiresAt: session.expires_at,

@@ -12,7 +12,7 @@ export interface ApiKeysTable {
   id: string;
   organization_id: string;
   display_name: string;
-  scope: "organization" | "team";
+  scope: "organization" | "team" | "team_read";
   team_id: string | null;
   /** SHA-256 of the secret, hex. The secret itself is never stored. */
   secret_hash: string;
@@ -25,6 +25,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Who revoked it: `api-key:<id>` or `user:<id>`. */
+  revoked_by: string | null;
 }
 
 /**

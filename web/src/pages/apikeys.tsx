@@ -62,9 +62,17 @@ export function ApiKeysPage() {
                       <When value={k.lastUsedAt} empty="never" />
                     </td>
                     <td data-label="Expires">
-                      <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
+                      {k.revokedAt !== null ? (
+                        <>
+                          <Badge tone="bad">revoked</Badge> <When value={k.revokedAt} />
+                        </>
+                      ) : (
+                        <>
+                          <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
+                        </>
+                      )}
                     </td>
-                    <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} />
+                    {k.revokedAt === null ? <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} /> : <td />}
                   </tr>
                 );
               })}
@@ -125,7 +133,7 @@ export function ApiKeysPage() {
 
 function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; onClose: () => void }) {
   const [name, setName] = useState("");
-  const [scope, setScope] = useState<"organization" | "team">("team");
+  const [scope, setScope] = useState<"organization" | "team" | "team_read">("team");
   const [teamId, setTeamId] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
   const [error, setError] = useState<unknown>();
@@ -148,7 +156,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
               <strong>Copy the key now — you will not see it again.</strong>
               <p>Steward stores only a hash of it. If you lose it, revoke it and add a new one.</p>
             </div>
-            <Field label={`Secret of “${created.displayName}”`} id="secret" hint={created.scope === "team" ? `Scope: team ${teamName(teams, created.teamId)}.` : "Scope: the whole organization."}>
+            <Field label={`Secret of “${created.displayName}”`} id="secret" hint={created.scope === "organization" ? "Scope: the whole organization." : `Scope: ${created.scope === "team_read" ? "read only, " : ""}team ${teamName(teams, created.teamId)}.`}>
               <div class="secret">
                 <input id="secret" class="code" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} data-testid="api-key-secret" />
                 <CopyButton text={created.key} />
@@ -174,7 +182,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                 await call("POST", "/api/api-keys", {
                   displayName: name,
                   scope,
-                  ...(scope === "team" ? { teamId: team } : {}),
+                  ...(scope !== "organization" ? { teamId: team } : {}),
                   ...(expiresAt ? { expiresAt } : {}),
                 }),
               );
@@ -193,10 +201,13 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                 <input type="radio" name="scope" value="team" checked={scope === "team"} onChange={() => setScope("team")} /> One team — changes only what the team owns
               </label>
               <label>
+                <input type="radio" name="scope" value="team_read" checked={scope === "team_read"} onChange={() => setScope("team_read")} /> Read only — reads everything, changes nothing
+              </label>
+              <label>
                 <input type="radio" name="scope" value="organization" checked={scope === "organization"} onChange={() => setScope("organization")} /> Organization — everything, including keys
               </label>
             </fieldset>
-            {scope === "team" && (
+            {scope !== "organization" && (
               <Field label="Team" id="key-team">
                 <select id="key-team" required value={team} onChange={(e) => setTeamId(e.currentTarget.value)}>
                   {teams.length === 0 && <option value="">Create a team first</option>}

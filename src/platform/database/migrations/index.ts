@@ -8,6 +8,7 @@ import eventPrincipal from "./0005_event_principal.js";
 import accessSemantics from "./0030_access_semantics.js";
 import accessContract from "./0031_access_contract.js";
 import testResults from "./0050_test_results.js";
+import apiKeyRevoker from "./0051_api_key_revoker.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0030_access_semantics": accessSemantics,
   "0031_access_contract": accessContract,
   "0050_test_results": testResults,
+  "0051_api_key_revoker": apiKeyRevoker,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
