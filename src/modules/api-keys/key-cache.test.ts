@@ -48,7 +48,7 @@ describe.each(DATABASES)("authentication with remembered keys (%s)", (kind) => {
     // Another process: its own connection to the same database.
     const other = openDatabase(t.server.services.config.databaseUrl);
     try {
-      expect(await apiKeyRepository.revoke(other.db, t.organizationId, created.body.id, clock.now().toISOString())).toBe(true);
+      expect(await apiKeyRepository.revoke(other.db, t.organizationId, created.body.id, clock.now().toISOString(), "api-key:elsewhere")).toBe(true);
     } finally {
       await other.close();
     }
