@@ -88,7 +88,17 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    dataContracts: new DocumentService(dataContractDefinition(), database, events, clock),
+    dataContracts: new DocumentService(
+      dataContractDefinition({
+        async checkNotInUse(ex, organizationId, contractId) {
+          const n = await accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString());
+          if (n > 0) throw conflict(`${n} requested, approved or active access(es) were granted under data contract '${contractId}'. Close or delete them first.`);
+        },
+      }),
+      database,
+      events,
+      clock,
+    ),
     access: new AccessService(database, events, clock),
     assets: new AssetService(database, events, clock),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),

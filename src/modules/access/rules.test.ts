@@ -237,6 +237,20 @@ describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
     expect((await t.api("GET", `/api/access/${id}`)).body.consumer).toEqual({ teamId: "growth" });
   });
 
+  it("a data contract an open access was granted under cannot be deleted, even once no port names it", async () => {
+    const contract = (id: string) => ({ dataContractSpecification: "0.9.3", info: { title: id, version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
+    await t.api("PUT", "/api/datacontracts/fees-v1", contract("fees-v1"));
+    await t.api("PUT", "/api/datacontracts/fees-v2", contract("fees-v2"));
+    await t.api("PUT", "/api/dataproducts/fees", { info: { title: "Fees", owner: "sales" }, outputPorts: [{ id: "db", dataContractId: "fees-v1" }] });
+    await put("fees-access", { info: { purpose: "p" }, provider: { dataProductId: "fees", outputPortId: "db" }, consumer: { teamId: "marketing" } });
+    await t.api("PUT", "/api/dataproducts/fees", { info: { title: "Fees", owner: "sales" }, outputPorts: [{ id: "db", dataContractId: "fees-v2" }] });
+    const refused = await t.api("DELETE", "/api/datacontracts/fees-v1");
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain("granted under data contract 'fees-v1'");
+    await act("fees-access", "reject");
+    expect((await t.api("DELETE", "/api/datacontracts/fees-v1")).status).toBe(204);
+  });
+
   it("the activity view's recent events name their principal; the feed itself does not", async () => {
     const { id } = await newRequest();
     const recent = (await t.api("GET", `/api/events/recent?subject=${id}`)).body as any[];
