@@ -20,6 +20,7 @@ import { ping } from "./platform/database/index.js";
 import { Problem, unauthorized, unavailable } from "./platform/errors.js";
 import { registerProblemHandling, sendProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
+import { applyOperationId } from "./platform/http/operation-ids.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/http/json-depth.js";
 import type { App } from "./platform/http/types.js";
 import { registerYamlBodies } from "./platform/http/yaml-body.js";
@@ -92,6 +93,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   }
   registerYamlBodies(app);
 
+  app.addHook("onRoute", applyOperationId);
   app.addSchema(ProblemSchema);
   await app.register(swagger, {
     openapi: {
