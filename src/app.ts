@@ -138,7 +138,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       const secret = presentedSecret(request.headers);
       if (secret === undefined && request.headers.cookie !== undefined) {
         // No key: a person signed in to the web app, whose changes must carry the CSRF token.
-        request.principal = await services.people.authenticateCookie(sessionToken(request), request.method, request.headers["x-csrf-token"]);
+        request.principal = await services.people.sessions.authenticateCookie(sessionToken(request), request.method, request.headers["x-csrf-token"]);
         return;
       }
       const principal = secret === undefined ? undefined : await services.apiKeys.authenticate(secret);

@@ -21,7 +21,10 @@ export interface RunningServer {
 export interface StartOptions {
   clock?: Clock;
   logger?: FastifyServerOptions["logger"];
-  /** Where the first-start message goes; stdout by default. */
+  /**
+   * Where the first-start message goes: standard error by default, as plain text for the person
+   * at the terminal, apart from the JSON log lines on standard output.
+   */
   print?: (text: string) => void;
 }
 
@@ -41,7 +44,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
   try {
     await listener?.start();
-    if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stdout.write(text)));
+    if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
     await app.listen({ port: config.port, host: config.host });
     scheduler.start();
   } catch (error) {
@@ -77,7 +80,7 @@ async function bootstrap(services: Services, print: (text: string) => void): Pro
   const created = await services.organizations.createIfAbsent("default");
   if (!created) return; // another process sharing the database got there first
   const { appUrl } = services.config;
-  const setupUrl = await services.people.createSetupLink(services.database.db, created.organizationId, null, "owner");
+  const setupUrl = await services.people.invitations.createSetupLink(services.database.db, created.organizationId);
   print(
     [
       "",

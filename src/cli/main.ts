@@ -132,11 +132,11 @@ key
 const user = program.command("user").description("People who sign in to the web app.");
 user
   .command("create")
-  .description("Add a person to an organization (creating the account); prints a one-time setup link unless a password is given.")
+  .description("Invite a person to an organization (prints a one-time invitation link), or with --password-stdin create the account with that password.")
   .requiredOption("--org <organizationId>", "organization id")
   .requiredOption("--email <email>", "the person's email address")
   .option("--owner", "make the person an owner of the organization (default: member)")
-  .option("--password-stdin", "read the password from standard input instead of printing a setup link")
+  .option("--password-stdin", "read the password from standard input: creates the account (or sets the password of an existing one) instead of inviting")
   .addOption(databaseOption())
   .option("--json", "print one JSON object")
   .action(async (opts: { org: string; email: string; owner?: boolean; passwordStdin?: boolean; databaseUrl?: string; json?: boolean }) => {
@@ -153,9 +153,10 @@ user
     });
     output(
       !!opts.json,
-      { userId: member.userId, email: member.email, organizationId: opts.org, role: member.role, setupUrl: member.setupUrl ?? null },
-      `${member.email} is now ${member.role === "owner" ? "an owner" : "a member"} of organization ${opts.org}.` +
-        (member.setupUrl ? `\nOne-time link to choose a password (valid 24 hours): ${member.setupUrl}` : "\nThe account has a password; sign in at /sign-in."),
+      { userId: member.userId, email: member.email, organizationId: opts.org, role: member.role, status: member.status, invitationUrl: member.invitationUrl ?? null },
+      member.invitationUrl
+        ? `${member.email} is invited to organization ${opts.org} as ${member.role === "owner" ? "an owner" : "a member"}.\nSend them this one-time link (valid 24 hours): ${member.invitationUrl}`
+        : `${member.email} is ${member.role === "owner" ? "an owner" : "a member"} of organization ${opts.org}; they sign in at /sign-in.`,
     );
   });
 

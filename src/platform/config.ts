@@ -17,6 +17,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
   schedulerIntervalMs: number;
+  /** scrypt cost of new password hashes, as log2(N): 17 (OWASP's guidance) unless a test lowers it. */
+  passwordLog2Cost: number;
   /** Where the built web app is (`npm run build` writes dist/web); STEWARD_WEB_DIR overrides. */
   webDir: string;
 }
@@ -43,11 +45,26 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * A database URL fit to print: the password (in the authority or a `password=` parameter) is
+ * replaced, even when the URL is too malformed to parse.
+ */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, "$1:[redacted]@").replace(/([?&](?:ssl)?password=)[^&#]*/gi, "$1[redacted]");
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? integer(env, "PORT", 8080, 0, 65535);
   const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? "sqlite:./data/steward.db";
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+    throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${redactDatabaseUrl(databaseUrl)}"`);
+  }
+  if (!databaseUrl.startsWith("sqlite:")) {
+    try {
+      new URL(databaseUrl);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid postgres:// URL: "${redactDatabaseUrl(databaseUrl)}"`);
+    }
   }
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
   try {
@@ -73,6 +90,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
     bodyLimitBytes: overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3),
     schedulerIntervalMs: overrides.schedulerIntervalMs ?? integer(env, "SCHEDULER_INTERVAL_MS", 1000, 10, 3_600_000),
+    passwordLog2Cost: overrides.passwordLog2Cost ?? 17,
     // src/platform/config.ts and dist/platform/config.js both sit two levels below the package root.
     webDir: overrides.webDir ?? env.STEWARD_WEB_DIR ?? fileURLToPath(new URL("../../dist/web", import.meta.url)),
   };

@@ -16,6 +16,7 @@ export const PAGE_ROUTES = [
   "/",
   "/sign-in",
   "/setup",
+  "/invitation",
   "/dataproducts",
   "/dataproducts/*",
   "/datacontracts",

@@ -51,7 +51,8 @@ export async function startTestServer(kind: DatabaseKind, overrides: Partial<Con
   const database = await createTestDatabase(kind);
   const config = loadConfig(
     {},
-    { port: 0, host: "127.0.0.1", databaseUrl: database.url, bootstrap: false, logLevel: "silent", appUrl: "http://steward.test", ...overrides },
+    // scrypt at the production cost takes a second per password on a loaded machine; its own tests use it.
+    { port: 0, host: "127.0.0.1", databaseUrl: database.url, bootstrap: false, logLevel: "silent", appUrl: "http://steward.test", passwordLog2Cost: 14, ...overrides },
   );
   const server = await startServer(config, { clock, logger: false });
   const org = await server.services.organizations.create(`org-${Math.random().toString(36).slice(2)}`);

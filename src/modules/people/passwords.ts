@@ -1,35 +1,97 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { Problem } from "../../platform/errors.js";
 
-/** Passwords are stored as `scrypt$N$r$p$salt$hash` (salt and hash base64url), never as text. */
+/**
+ * Passwords are stored as `scrypt$N$r$p$salt$hash` (salt and hash base64url), never as text.
+ * New hashes use OWASP's current scrypt guidance (N=2^17, r=8, p=1); a hash made with other
+ * parameters still verifies with its own, and is replaced at the next successful sign-in.
+ */
 
-const N = 16384;
+export const MIN_PASSWORD_LENGTH = 8;
+export const DEFAULT_LOG2_COST = 17;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
+/** Costs a stored hash may name: below is not a hash Steward made, above would let a row exhaust memory. */
+const MIN_LOG2_COST = 10;
+const MAX_LOG2_COST = 20;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+/**
+ * One derivation at N=2^17 holds 128 MiB. Sign-in needs no key, so the number running at once is
+ * capped, and so is the queue behind them: past it a sign-in is refused (503) instead of letting
+ * a flood of requests take the machine's memory.
+ */
+const MAX_RUNNING = 2;
+const MAX_WAITING = 64;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_RUNNING) {
+    if (waiting.length >= MAX_WAITING) {
+      throw new Problem(503, "Too many sign-ins are being checked right now. Try again in a few seconds.", undefined, { "retry-after": "5" });
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next waiter, so `running` never drops and rises again.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
+function derive(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+  const maxmem = 128 * options.N * options.r * options.p + 16 * 1024 * 1024;
+  return withSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, { N, r: R, p: P });
-  return ["scrypt", N, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
-}
+export class PasswordHasher {
+  private readonly n: number;
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (stored === null) {
-    // Spend the same time as a real check, so unknown accounts cannot be told apart by timing.
-    await derive(password, Buffer.alloc(16), { N, r: R, p: P });
-    return false;
+  constructor(log2Cost = DEFAULT_LOG2_COST) {
+    this.n = 2 ** log2Cost;
   }
-  const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64url");
-  const actual = await derive(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, { N: this.n, r: R, p: P });
+    return ["scrypt", this.n, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+  }
+
+  /** Whether `password` matches; without a stored hash it spends the same time, so unknown addresses cannot be told apart by timing. */
+  async verify(password: string, stored: string | null): Promise<boolean> {
+    const parsed = stored === null ? undefined : parse(stored);
+    if (!parsed) {
+      await derive(password, Buffer.alloc(16), { N: this.n, r: R, p: P });
+      return false;
+    }
+    const actual = await derive(password, parsed.salt, { N: parsed.n, r: parsed.r, p: parsed.p });
+    return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
+  }
+
+  /** Whether a stored hash was made with weaker parameters than today's. */
+  outdated(stored: string): boolean {
+    const parsed = parse(stored);
+    return !parsed || parsed.n < this.n;
+  }
 }
 
-export const MIN_PASSWORD_LENGTH = 8;
+function parse(stored: string): { n: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  const values = { n: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== "scrypt" || !salt || !hash) return undefined;
+  const log2 = Math.log2(values.n);
+  if (!Number.isInteger(log2) || log2 < MIN_LOG2_COST || log2 > MAX_LOG2_COST || values.r !== R || values.p !== P) return undefined;
+  return { ...values, salt: Buffer.from(salt, "base64url"), hash: Buffer.from(hash, "base64url") };
+}

@@ -1,10 +1,9 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
-import type { MembershipsTable, SessionsTable, SetupTokensTable, UsersTable } from "../../platform/database/tables.js";
+import { containsText } from "../../platform/database/like.js";
+import type { MembershipsTable, UsersTable } from "../../platform/database/tables.js";
 
 export type UserRow = Selectable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type SetupTokenRow = Selectable<SetupTokensTable>;
 export type Role = MembershipsTable["role"];
 
 export interface MembershipRow {
@@ -18,21 +17,45 @@ export interface MemberRow {
   email: string;
   role: Role;
   createdAt: string;
-  passwordSet: boolean;
 }
 
-/** All SQL about people: accounts, memberships, sessions and setup links. */
+/** SQL about accounts and memberships. Sessions, invitations and sign-in failures have their own files. */
 export const peopleRepository = {
   async findUserByEmail(ex: Executor, email: string): Promise<UserRow | undefined> {
     return ex.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+  },
+
+  async membershipByEmail(ex: Executor, organizationId: string, email: string): Promise<{ userId: string; role: Role } | undefined> {
+    return ex
+      .selectFrom("memberships")
+      .innerJoin("users", "users.id", "memberships.user_id")
+      .select(["users.id as userId", "memberships.role as role"])
+      .where("memberships.organization_id", "=", organizationId)
+      .where("users.email", "=", email)
+      .executeTakeFirst();
   },
 
   async findUser(ex: Executor, id: string): Promise<UserRow | undefined> {
     return ex.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   },
 
-  async insertUser(ex: Executor, row: UserRow): Promise<void> {
-    await ex.insertInto("users").values(row).execute();
+  /** Creates the account unless the address has one already; answers whether it did. */
+  async insertUserIfAbsent(ex: Executor, row: UserRow): Promise<boolean> {
+    const result = await ex.insertInto("users").values(row).onConflict((oc) => oc.column("email").doNothing()).executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  },
+
+  async organizationName(ex: Executor, organizationId: string): Promise<string | undefined> {
+    return (await ex.selectFrom("organizations").select("name").where("id", "=", organizationId).executeTakeFirst())?.name;
+  },
+
+  async countMembers(ex: Executor, organizationId: string): Promise<number> {
+    const row = await ex
+      .selectFrom("memberships")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   },
 
   async setPassword(ex: Executor, userId: string, passwordHash: string): Promise<void> {
@@ -60,14 +83,17 @@ export const peopleRepository = {
   },
 
   async members(ex: Executor, organizationId: string): Promise<MemberRow[]> {
-    const rows = await ex
+    return ex
       .selectFrom("memberships")
       .innerJoin("users", "users.id", "memberships.user_id")
-      .select(["users.id as userId", "users.email as email", "memberships.role as role", "memberships.created_at as createdAt", "users.password_hash as passwordHash"])
+      .select(["users.id as userId", "users.email as email", "memberships.role as role", "memberships.created_at as createdAt"])
       .where("memberships.organization_id", "=", organizationId)
       .orderBy("users.email")
       .execute();
-    return rows.map(({ passwordHash, ...r }) => ({ ...r, passwordSet: passwordHash !== null }));
+  },
+
+  async setRole(ex: Executor, organizationId: string, userId: string, role: Role): Promise<void> {
+    await ex.updateTable("memberships").set({ role }).where("organization_id", "=", organizationId).where("user_id", "=", userId).execute();
   },
 
   async upsertMembership(ex: Executor, row: Selectable<MembershipsTable>): Promise<void> {
@@ -95,52 +121,14 @@ export const peopleRepository = {
 
   /** Ids of the organization's teams whose document may list `email` among its members (confirmed by the caller). */
   async teamDocsMentioning(ex: Executor, organizationId: string, email: string): Promise<Array<{ id: string; doc: string }>> {
-    const pattern = `%${email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return ex
       .selectFrom("resources")
       .select(["id", "doc"])
       .where("organization_id", "=", organizationId)
       .where("kind", "=", "team")
-      .where((eb) => eb(eb.fn("lower", ["doc"]), "like", pattern))
+      // Documents are stored as JSON text, where the address appears in its JSON-escaped form.
+      .where(containsText(sql<string>`lower(doc)`, JSON.stringify(email.toLowerCase()).slice(1, -1)))
       .orderBy("row_id")
       .execute();
-  },
-
-  async insertSession(ex: Executor, row: SessionRow): Promise<void> {
-    await ex.insertInto("sessions").values(row).execute();
-  },
-
-  async findSession(ex: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-    return ex.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
-  },
-
-  async touchSession(ex: Executor, id: string, lastSeenAt: string, expiresAt: string): Promise<void> {
-    await ex.updateTable("sessions").set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where("id", "=", id).execute();
-  },
-
-  async setSessionOrganization(ex: Executor, id: string, organizationId: string | null): Promise<void> {
-    await ex.updateTable("sessions").set({ organization_id: organizationId }).where("id", "=", id).execute();
-  },
-
-  async deleteSession(ex: Executor, id: string): Promise<void> {
-    await ex.deleteFrom("sessions").where("id", "=", id).execute();
-  },
-
-  async deleteExpiredSessions(ex: Executor, now: string): Promise<void> {
-    await ex.deleteFrom("sessions").where("expires_at", "<=", now).execute();
-  },
-
-  async insertSetupToken(ex: Executor, row: SetupTokenRow): Promise<void> {
-    await ex.insertInto("setup_tokens").values(row).execute();
-  },
-
-  async findSetupToken(ex: Executor, tokenHash: string): Promise<SetupTokenRow | undefined> {
-    return ex.selectFrom("setup_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
-  },
-
-  /** Marks the token used unless it already was; answers whether this call used it. */
-  async useSetupToken(ex: Executor, tokenHash: string, at: string): Promise<boolean> {
-    const result = await ex.updateTable("setup_tokens").set({ used_at: at }).where("token_hash", "=", tokenHash).where("used_at", "is", null).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
   },
 };

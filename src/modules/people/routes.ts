@@ -1,14 +1,23 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { forbidden, Problem } from "../../platform/errors.js";
 import { errors, NoContent } from "../../platform/http/shapes.js";
-import { principalOf, type App } from "../../platform/http/types.js";
+import type { App } from "../../platform/http/types.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
-import { EmailParams, MemberInputSchema, MemberSchema, SessionViewSchema, SetupQuery, SetupSchema, SetupViewSchema, SignInSchema, SwitchOrganizationSchema } from "./shapes.js";
-import { SESSION_MAX_MS, type PeopleService, type SignedIn } from "./service.js";
+import type { Accepted } from "./invitations.js";
+import type { PeopleService } from "./service.js";
+import { SESSION_MAX_MS } from "./sessions.js";
+import { AcceptInvitationSchema, InvitationQuery, InvitationViewSchema, SessionViewSchema, SignInSchema, SwitchOrganizationSchema } from "./shapes.js";
+
+export { memberRoutes } from "./member-routes.js";
 
 const tags = ["sign-in"];
+
+/**
+ * What `/auth/*` accepts is an address, a password and a token or two: 16 KiB is plenty, and a
+ * caller without any key cannot make the server read and parse megabytes.
+ */
+export const AUTH_BODY_LIMIT = 16 * 1024;
 
 /** The session token a request carries in its cookie. */
 export const sessionToken = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
@@ -17,7 +26,7 @@ function secure(request: FastifyRequest, config: Config): boolean {
   return config.appUrl.startsWith("https:") || request.protocol === "https" || request.headers["x-forwarded-proto"] === "https";
 }
 
-/** Sign-in and setup take no CSRF token (there is no session yet); a browser's Origin must at least be this site. */
+/** Sign-in and accepting an invitation may come without a session; a browser's Origin must at least be this site. */
 function requireSameOrigin(request: FastifyRequest, config: Config): void {
   const origin = request.headers.origin;
   if (origin === undefined || origin === "null") return;
@@ -30,37 +39,42 @@ function requireSameOrigin(request: FastifyRequest, config: Config): void {
   if (host !== request.headers.host && host !== new URL(config.appUrl).host) throw forbidden("Sign-in is accepted only from Steward's own pages.");
 }
 
-function sendSignedIn(reply: FastifyReply, request: FastifyRequest, config: Config, signedIn: SignedIn) {
-  return reply
-    .header("set-cookie", sessionCookie(signedIn.token, { secure: secure(request, config), maxAgeSeconds: SESSION_MAX_MS / 1000 }))
-    .header("cache-control", "no-store")
-    .send(signedIn.view);
+function sendSignedIn(reply: FastifyReply, request: FastifyRequest, config: Config, signedIn: Accepted) {
+  if (signedIn.token !== undefined) {
+    reply.header("set-cookie", sessionCookie(signedIn.token, { secure: secure(request, config), maxAgeSeconds: SESSION_MAX_MS / 1000 }));
+  }
+  return reply.header("cache-control", "no-store").send(signedIn.view);
 }
 
-/** `/auth/*`: how people sign in to the web app. The web app then calls `/api` with the session cookie. */
+/** `/auth/*`: how people sign in to the web app and join organizations. The web app then calls `/api` with the session cookie. */
 export function authRoutes(app: App, people: PeopleService, config: Config): void {
+  const { sessions, invitations } = people;
+  const bodyLimit = AUTH_BODY_LIMIT;
+
   app.post(
     "/auth/sign-in",
     {
+      bodyLimit,
       schema: {
         tags,
         summary: "Sign in with email and password",
-        description: "Sets the HttpOnly session cookie `steward_session`. Changes made with it must send the returned csrfToken in `x-csrf-token`.",
+        description:
+          "Sets the HttpOnly session cookie `steward_session`. Changes made with it must send the returned csrfToken in `x-csrf-token`. Repeated failures are answered 429 with Retry-After.",
         body: SignInSchema,
-        response: { 200: SessionViewSchema, ...errors(403, 422, 429) },
+        response: { 200: SessionViewSchema, ...errors(403, 413, 422, 429, 503) },
       },
     },
     async (request, reply) => {
       requireSameOrigin(request, config);
-      return sendSignedIn(reply, request, config, await people.signIn(request.body));
+      return sendSignedIn(reply, request, config, await sessions.signIn(request.body, request.ip));
     },
   );
 
   app.post(
     "/auth/sign-out",
-    { schema: { tags, summary: "Sign out (ends the session)", response: { 204: NoContent, ...errors(403) } } },
+    { bodyLimit, schema: { tags, summary: "Sign out (ends the session)", response: { 204: NoContent, ...errors(403) } } },
     async (request, reply) => {
-      await people.signOut(sessionToken(request), request.headers["x-csrf-token"]);
+      await sessions.signOut(sessionToken(request), request.headers["x-csrf-token"]);
       return reply.code(204).header("set-cookie", clearedSessionCookie(secure(request, config))).send(null);
     },
   );
@@ -69,7 +83,7 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
     "/auth/session",
     { schema: { tags, summary: "The signed-in person, their organizations and the CSRF token", response: { 200: SessionViewSchema, ...errors() } } },
     async (request, reply) => {
-      const view = await people.session(sessionToken(request));
+      const view = await sessions.session(sessionToken(request));
       if (!view) throw new Problem(401, "You are not signed in.");
       return reply.header("cache-control", "no-store").send(view);
     },
@@ -78,73 +92,45 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
   app.post(
     "/auth/switch-organization",
     {
-      schema: { tags, summary: "Work in another of your organizations", body: SwitchOrganizationSchema, response: { 200: SessionViewSchema, ...errors(403, 404, 422) } },
+      bodyLimit,
+      schema: { tags, summary: "Work in another of your organizations", body: SwitchOrganizationSchema, response: { 200: SessionViewSchema, ...errors(403, 404, 413, 422) } },
     },
     async (request, reply) => {
-      const view = await people.switchOrganization(sessionToken(request), request.headers["x-csrf-token"], request.body.organizationId);
+      const view = await sessions.switchOrganization(sessionToken(request), request.headers["x-csrf-token"], request.body.organizationId);
       return reply.header("cache-control", "no-store").send(view);
     },
   );
 
   app.get(
-    "/auth/setup",
-    { schema: { tags, summary: "Describe a one-time setup link", querystring: SetupQuery, response: { 200: SetupViewSchema, ...errors(404) } } },
-    async (request, reply) => reply.header("cache-control", "no-store").send(await people.describeSetup(request.query.token)),
-  );
-
-  app.post(
-    "/auth/setup",
+    "/auth/invitation",
     {
       schema: {
         tags,
-        summary: "Use a one-time setup link: choose a password (and on first start the address) and sign in",
-        body: SetupSchema,
-        response: { 200: SessionViewSchema, ...errors(403, 404, 409, 422) },
+        summary: "Describe an invitation or the first-start setup link",
+        querystring: InvitationQuery,
+        response: { 200: InvitationViewSchema, ...errors(404) },
+      },
+    },
+    async (request, reply) => reply.header("cache-control", "no-store").send(await invitations.describe(request.query.token, sessionToken(request))),
+  );
+
+  app.post(
+    "/auth/invitation",
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: "Accept an invitation (or the first-start setup link)",
+        description:
+          "When the address has no account, creates it with the chosen password and signs in. When it has one, the request must carry that account's session and CSRF token; the session then works in the organization.",
+        body: AcceptInvitationSchema,
+        response: { 200: SessionViewSchema, ...errors(403, 404, 409, 413, 422) },
       },
     },
     async (request, reply) => {
       requireSameOrigin(request, config);
-      return sendSignedIn(reply, request, config, await people.completeSetup(request.body));
-    },
-  );
-}
-
-/** `/api/members`: the people of an organization (owners and organization keys). */
-export function memberRoutes(app: App, people: PeopleService): void {
-  const memberTags = ["members"];
-  app.get(
-    "/api/members",
-    { schema: { tags: memberTags, summary: "List the organization's members", response: { 200: Type.Array(MemberSchema), ...errors(403) } } },
-    async (request) => people.listMembers(principalOf(request)),
-  );
-
-  app.put(
-    "/api/members/:email",
-    {
-      schema: {
-        tags: memberTags,
-        summary: "Add a person to the organization or change their role",
-        description:
-          "Creates the account when the address has none. While the account has no password the response carries `setupUrl`, a one-time link (24 h) to choose one. Team membership comes from the `members` of team documents.",
-        params: EmailParams,
-        body: MemberInputSchema,
-        response: { 200: MemberSchema, ...errors(403, 409, 413, 415, 422) },
-      },
-    },
-    async (request, reply) => {
-      const member = await people.putMember(principalOf(request), request.params.email, request.body.role);
-      return reply.header("cache-control", "no-store").send(member);
-    },
-  );
-
-  app.delete(
-    "/api/members/:email",
-    {
-      schema: { tags: memberTags, summary: "Remove a person from the organization", params: EmailParams, response: { 204: NoContent, ...errors(403, 404, 409) } },
-    },
-    async (request, reply) => {
-      await people.removeMember(principalOf(request), request.params.email);
-      return reply.code(204).send(null);
+      const accepted = await invitations.accept(request.body, sessionToken(request), request.headers["x-csrf-token"]);
+      return sendSignedIn(reply, request, config, accepted);
     },
   );
 }

@@ -14,20 +14,29 @@ export const SignInSchema = Type.Object(
 
 export const SwitchOrganizationSchema = Type.Object({ organizationId: SafeText({ minLength: 1, maxLength: 256 }) }, { title: "SwitchOrganization" });
 
-export const SetupSchema = Type.Object(
+export const AcceptInvitationSchema = Type.Object(
   {
     token: SafeText({ minLength: 1, maxLength: 200 }),
-    email: Type.Optional(SafeText({ maxLength: 320, description: "Required when the link names no account (the first-start link)." })),
-    password: SafeText({ minLength: 1, maxLength: 1024 }),
+    email: Type.Optional(SafeText({ maxLength: 320, description: "Only on the first-start setup link, which names no address: the new owner's address." })),
+    password: Type.Optional(
+      SafeText({ maxLength: 1024, description: "The new account's password, when the address has no account yet. An existing account accepts with its own session instead." }),
+    ),
   },
-  { title: "Setup" },
+  { title: "AcceptInvitation" },
 );
 
-export const SetupQuery = Type.Object({ token: SafeText({ minLength: 1, maxLength: 200 }) });
+export const InvitationQuery = Type.Object({ token: SafeText({ minLength: 1, maxLength: 200 }) });
 
-export const SetupViewSchema = Type.Object(
-  { organizationName: Type.String(), email: Type.Union([Type.String(), Type.Null()]), role: Role, expiresAt: Type.String() },
-  { title: "SetupLink" },
+export const InvitationViewSchema = Type.Object(
+  {
+    organizationName: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()], { description: "The invited address; null on the first-start setup link." }),
+    role: Role,
+    expiresAt: Type.String(),
+    accountExists: Type.Boolean({ description: "True when the address has an account: accept it signed in as that account." }),
+    signedInAs: Type.Union([Type.String(), Type.Null()], { description: "The address of the session the request carries, if any." }),
+  },
+  { title: "Invitation" },
 );
 
 export const SessionViewSchema = Type.Object(
@@ -47,11 +56,12 @@ export const SessionViewSchema = Type.Object(
 export const MemberSchema = Type.Object(
   {
     email: Type.String(),
-    userId: Type.String(),
     role: Role,
+    status: Type.Union([Type.Literal("active"), Type.Literal("invited")], { description: "`invited` until the person accepts the invitation." }),
+    userId: Type.Union([Type.String(), Type.Null()], { description: "The account's id; null while invited." }),
     createdAt: Type.String(),
-    passwordSet: Type.Boolean(),
-    setupUrl: Type.Optional(Type.String({ description: "One-time link for the person to choose a password; only in the response that made it." })),
+    expiresAt: Type.Union([Type.String(), Type.Null()], { description: "When a pending invitation stops working." }),
+    invitationUrl: Type.Optional(Type.String({ description: "One-time invitation link (24 h) for the person; only in the response that made it." })),
   },
   { title: "Member" },
 );

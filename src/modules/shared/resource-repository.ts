@@ -1,6 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
+import { containsText } from "../../platform/database/like.js";
 
 /** Catalog documents kept in the shared `resources` table. */
 export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag";
@@ -73,7 +74,7 @@ export const resourceRepository = {
       .where("kind", "=", kind)
       .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "=", filter.ownerTeamId!))
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
-      .$if(filter.q !== undefined, (qb) => qb.where(sql<boolean>`search_text like ${`%${escapeLike(filter.q!.toLowerCase())}%`} escape '\\'`))
+      .$if(filter.q !== undefined, (qb) => qb.where(containsText(sql.ref("search_text"), filter.q!.toLowerCase())))
       .orderBy("row_id")
       .offset(filter.offset)
       .limit(filter.limit)
@@ -154,8 +155,4 @@ export const resourceRepository = {
 /** Derived columns are plain text; PostgreSQL refuses NUL in text, and documents may contain it. */
 function storable(text: string | null): string | null {
   return text === null ? null : text.replace(/\u0000/g, "");
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -99,7 +99,7 @@ export interface UsersTable {
   id: string;
   /** Lower-cased. */
   email: string;
-  /** `scrypt$N$r$p$salt$hash` (base64url), or null until the person sets a password. */
+  /** `scrypt$N$r$p$salt$hash` (base64url). Accounts are made with a password; the column is nullable only for history. */
   password_hash: string | null;
   created_at: string;
 }
@@ -126,10 +126,12 @@ export interface SessionsTable {
 }
 
 /** One-time links that let a person set a password (and, on first start, choose an address). */
-export interface SetupTokensTable {
+export interface InvitationsTable {
+  /** SHA-256 of the link's token, hex. */
   token_hash: string;
   organization_id: string;
-  user_id: string | null;
+  /** Lower-cased; null only on the first-start setup link, where the person chooses the address. */
+  email: string | null;
   role: "owner" | "member";
   created_at: string;
   expires_at: string;
@@ -150,6 +152,13 @@ export interface TestResultsTable {
   created_at: string;
 }
 
+export interface SignInFailuresTable {
+  /** SHA-256 of what is counted: an address, a client address, or the pair. */
+  key: string;
+  failures: number;
+  window_started_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -159,6 +168,7 @@ export interface DB {
   users: UsersTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
-  setup_tokens: SetupTokensTable;
+  invitations: InvitationsTable;
+  sign_in_failures: SignInFailuresTable;
   test_results: TestResultsTable;
 }

@@ -5,6 +5,7 @@ import access from "./0002_access.js";
 import people from "./0003_people.js";
 import eventsBySubject from "./0004_events_by_subject.js";
 import eventPrincipal from "./0005_event_principal.js";
+import invitations from "./0010_invitations.js";
 import accessSemantics from "./0030_access_semantics.js";
 import accessContract from "./0031_access_contract.js";
 import testResults from "./0050_test_results.js";
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0003_people": people,
   "0004_events_by_subject": eventsBySubject,
   "0005_event_principal": eventPrincipal,
+  "0010_invitations": invitations,
   "0030_access_semantics": accessSemantics,
   "0031_access_contract": accessContract,
   "0050_test_results": testResults,

@@ -1,0 +1,215 @@
+import { randomBytes } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
+import { hashSecret, sameSecret, type Principal } from "../../platform/auth.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Database, Executor } from "../../platform/database/index.js";
+import { forbidden, notFound, Problem, unauthorized } from "../../platform/errors.js";
+import { personScope } from "../../policies/index.js";
+import { normalizeEmail } from "./addresses.js";
+import type { PasswordHasher } from "./passwords.js";
+import { peopleRepository, type Role, type UserRow } from "./repository.js";
+import { sessionRepository, type SessionRow } from "./session-repository.js";
+import type { SignInThrottle } from "./throttle.js";
+
+/** A session is good for 12 hours after its last use, and 7 days at most. */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+const SESSION_TOUCH_MS = 60_000;
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export interface OrganizationMembership {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+export interface SessionView {
+  user: { id: string; email: string };
+  organizations: OrganizationMembership[];
+  currentOrganizationId: string | null;
+  /** The role in the current organization and what it lets the person do. */
+  role: Role | null;
+  scope: ReturnType<typeof personScope> | null;
+  teamIds: string[];
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export interface SignedIn {
+  token: string;
+  view: SessionView;
+}
+
+export interface SignedInAs {
+  session: SessionRow;
+  user: UserRow;
+}
+
+/** Throws 403 unless the request echoes the session's CSRF token. */
+function checkCsrf(session: SessionRow, header: string | string[] | undefined, what: string): void {
+  if (typeof header !== "string" || !sameSecret(header, session.csrf_token)) {
+    throw forbidden(`${what} must carry the session's CSRF token in the x-csrf-token header.`);
+  }
+}
+
+/**
+ * Sessions of the web app: sign-in, the cookie's principal, switching organization. A signed-in
+ * person acts through a Principal like an API key does, so every rule in src/policies applies
+ * to both alike.
+ */
+export class SessionService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: SignInThrottle,
+  ) {}
+
+  /**
+   * What a person may do in an organization: owners act for the whole organization, members for
+   * the teams whose documents list their address under `members`.
+   */
+  async principalFor(ex: Executor, organizationId: string, user: Pick<UserRow, "id" | "email">, role: Role): Promise<Principal> {
+    const scope = personScope(role);
+    if (scope === "organization") return { organizationId, scope, teamIds: [], userId: user.id };
+    const email = normalizeEmail(user.email);
+    const teamIds: string[] = [];
+    for (const row of await peopleRepository.teamDocsMentioning(ex, organizationId, email)) {
+      const members = (JSON.parse(row.doc) as { members?: unknown }).members;
+      if (!Array.isArray(members)) continue;
+      if (members.some((m) => typeof m?.emailAddress === "string" && normalizeEmail(m.emailAddress) === email)) teamIds.push(row.id);
+    }
+    return { organizationId, scope, teamIds, userId: user.id };
+  }
+
+  private async load(token: string | undefined): Promise<SignedInAs | undefined> {
+    if (!token || token.length > 200) return undefined;
+    const db = this.database.db;
+    const session = await sessionRepository.find(db, hashSecret(token));
+    if (!session) return undefined;
+    const now = this.clock.now();
+    if (session.expires_at <= now.toISOString()) {
+      await sessionRepository.delete(db, session.id);
+      return undefined;
+    }
+    const user = await peopleRepository.findUser(db, session.user_id);
+    if (!user) return undefined;
+    if (now.getTime() - Date.parse(session.last_seen_at) >= SESSION_TOUCH_MS) {
+      const expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(session.created_at) + SESSION_MAX_MS)).toISOString();
+      await sessionRepository.touch(db, session.id, now.toISOString(), expiresAt);
+      session.last_seen_at = now.toISOString();
+      session.expires_at = expiresAt;
+    }
+    return { session, user };
+  }
+
+  /**
+   * The principal of a request that carries a session cookie instead of an API key. Mutating
+   * requests must echo the session's CSRF token in `x-csrf-token`; a missing or invalid session is
+   * the same 401 as a missing key.
+   */
+  async authenticateCookie(token: string | undefined, method: string, csrfHeader: string | string[] | undefined): Promise<Principal> {
+    const loaded = await this.load(token);
+    if (!loaded) throw unauthorized();
+    const { session, user } = loaded;
+    if (MUTATING.has(method.toUpperCase())) checkCsrf(session, csrfHeader, "A change made with a session cookie");
+    if (session.organization_id === null) throw unauthorized();
+    const role = await peopleRepository.membership(this.database.db, session.organization_id, user.id);
+    if (!role) throw unauthorized();
+    return this.principalFor(this.database.db, session.organization_id, user, role);
+  }
+
+  /** The signed-in person of a call outside /api (sign-out, switching organization, accepting an invitation), CSRF token checked. */
+  async require(token: string | undefined, csrfHeader: string | string[] | undefined): Promise<SignedInAs> {
+    const loaded = await this.load(token);
+    if (!loaded) throw new Problem(401, "You are not signed in.");
+    checkCsrf(loaded.session, csrfHeader, "This call");
+    return loaded;
+  }
+
+  /** The signed-in person, if the cookie names a live session; no CSRF check (reads only). */
+  async current(token: string | undefined): Promise<SignedInAs | undefined> {
+    return this.load(token);
+  }
+
+  async view(session: SessionRow, user: UserRow): Promise<SessionView> {
+    const db = this.database.db;
+    const organizations = (await peopleRepository.memberships(db, user.id)).map((m) => ({ id: m.organizationId, name: m.organizationName, role: m.role }));
+    let current = organizations.find((o) => o.id === session.organization_id);
+    if (!current && organizations.length > 0) {
+      // The organization the session was in is gone, or the person was removed from it.
+      current = organizations[0];
+      await sessionRepository.setOrganization(db, session.id, current.id);
+    }
+    const principal = current ? await this.principalFor(db, current.id, user, current.role) : undefined;
+    return {
+      user: { id: user.id, email: user.email },
+      organizations,
+      currentOrganizationId: current?.id ?? null,
+      role: current?.role ?? null,
+      scope: current ? personScope(current.role) : null,
+      teamIds: principal ? [...principal.teamIds] : [],
+      csrfToken: session.csrf_token,
+      expiresAt: session.expires_at,
+    };
+  }
+
+  async session(token: string | undefined): Promise<SessionView | undefined> {
+    const loaded = await this.load(token);
+    return loaded && this.view(loaded.session, loaded.user);
+  }
+
+  async start(ex: Executor, user: UserRow, organizationId: string | null): Promise<{ token: string; session: SessionRow }> {
+    const token = randomBytes(32).toString("base64url");
+    const now = this.clock.now();
+    const session: SessionRow = {
+      id: uuidv7(),
+      token_hash: hashSecret(token),
+      user_id: user.id,
+      organization_id: organizationId,
+      csrf_token: randomBytes(32).toString("base64url"),
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
+    };
+    await sessionRepository.deleteExpired(ex, now.toISOString());
+    await sessionRepository.insert(ex, session);
+    return { token, session };
+  }
+
+  /** `client` is the address the request came from, counted by the throttle. */
+  async signIn(input: { email: string; password: string; organizationId?: string }, client: string): Promise<SignedIn> {
+    const email = normalizeEmail(input.email);
+    await this.throttle.check(email, client);
+    const db = this.database.db;
+    const user = await peopleRepository.findUserByEmail(db, email);
+    const ok = await this.hasher.verify(input.password, user?.password_hash ?? null);
+    if (!user || !ok) {
+      await this.throttle.failed(email, client);
+      throw new Problem(401, "The email address or the password is not correct.");
+    }
+    await this.throttle.succeeded(email, client);
+    if (user.password_hash !== null && this.hasher.outdated(user.password_hash)) {
+      // Old hashes verify with their own cost; the password is at hand now to store it at today's.
+      await peopleRepository.setPassword(db, user.id, await this.hasher.hash(input.password));
+    }
+    const memberships = await peopleRepository.memberships(db, user.id);
+    const organizationId = memberships.find((m) => m.organizationId === input.organizationId)?.organizationId ?? memberships[0]?.organizationId ?? null;
+    const { token, session } = await this.start(db, user, organizationId);
+    return { token, view: await this.view(session, user) };
+  }
+
+  async signOut(token: string | undefined, csrf: string | string[] | undefined): Promise<void> {
+    const { session } = await this.require(token, csrf);
+    await sessionRepository.delete(this.database.db, session.id);
+  }
+
+  async switchOrganization(token: string | undefined, csrf: string | string[] | undefined, organizationId: string): Promise<SessionView> {
+    const { session, user } = await this.require(token, csrf);
+    const role = await peopleRepository.membership(this.database.db, organizationId, user.id);
+    if (!role) throw notFound("Organization", organizationId);
+    await sessionRepository.setOrganization(this.database.db, session.id, organizationId);
+    session.organization_id = organizationId;
+    return this.view(session, user);
+  }
+}
