@@ -122,6 +122,14 @@ describe.each(DATABASES)("people, sessions and CSRF (%s)", (kind) => {
     expect((await b.call("GET", "/auth/session")).body.teamIds).toEqual(["payments", "search"]);
   });
 
+  it("gives team rights to a member whose address contains LIKE wildcards", async () => {
+    await addMember(t.organizationId, "o_brien%1@example.com", "member", "brien's password");
+    await t.api("PUT", "/api/teams/wildcards", { name: "Wildcards", members: [{ emailAddress: "O_Brien%1@example.com" }] });
+    const b = new Browser(t.url);
+    expect((await b.signIn("o_brien%1@example.com", "brien's password")).body).toMatchObject({ scope: "team", teamIds: ["wildcards"] });
+    expect((await b.call("PUT", "/api/teams/wildcards", { name: "Wildcards", description: "ours", members: [{ emailAddress: "o_brien%1@example.com" }] })).status).toBe(200);
+  });
+
   it("lets owners manage keys and members through the same API", async () => {
     const b = new Browser(t.url);
     await b.signIn("owner@example.com", "correct horse");
@@ -137,6 +145,7 @@ describe.each(DATABASES)("people, sessions and CSRF (%s)", (kind) => {
     expect(list.body.map((m: any) => [m.email, m.status])).toEqual([
       ["mia@example.com", "active"],
       ["new.person@example.com", "invited"],
+      ["o_brien%1@example.com", "active"],
       ["owner@example.com", "active"],
     ]);
     expect(list.text).not.toContain("token=");
