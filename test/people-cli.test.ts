@@ -16,20 +16,29 @@ describe("first start and `steward user create`", () => {
     await database?.drop();
   });
 
-  it("prints a one-time setup link on first start that makes the first owner of default", async () => {
-    const match = /\/setup\?token=([A-Za-z0-9_-]+)/.exec(server.output());
+  it("writes the first key and setup link for a person on stderr, never into the JSON log", async () => {
+    const match = /\/setup\?token=([A-Za-z0-9_-]+)/.exec(server.stderr());
     expect(match, server.output()).not.toBeNull();
     const token = match![1];
-    expect((await request(server.url, "GET", `/auth/setup?token=${token}`)).body).toMatchObject({ organizationName: "default", email: null, role: "owner" });
-    const done = await request(server.url, "POST", "/auth/setup", { token, email: "first@example.com", password: "first owner pw" });
+    const key = /stw_[A-Za-z0-9_-]{43}/.exec(server.stderr())![0];
+    expect(server.stderr()).toContain("Steward created organization 'default'");
+    // Standard output holds log lines only, each one JSON, and neither secret.
+    const logLines = server.stdout().split("\n").filter((l) => l.trim() !== "");
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const line of logLines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stdout()).not.toContain(key);
+
+    expect((await request(server.url, "GET", `/auth/invitation?token=${token}`)).body).toMatchObject({ organizationName: "default", email: null, role: "owner" });
+    const done = await request(server.url, "POST", "/auth/invitation", { token, email: "first@example.com", password: "first owner pw" });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ user: { email: "first@example.com" }, role: "owner" });
-    // The request log shows where the token was used, never the token: the first-start message is its only mention.
+    // The request log shows where the token was used, never the token.
     await new Promise((r) => setTimeout(r, 100));
-    expect(server.output().split(token).length - 1).toBe(1);
-    expect(server.output()).toContain("/auth/setup?token=[redacted]");
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stdout()).toContain("/auth/invitation?token=[redacted]");
     // The web app is served at / and at the pages location-html headers name.
-    for (const path of ["/", "/dataproducts/orders", "/access/123", "/settings/api-keys"]) {
+    for (const path of ["/", "/dataproducts/orders", "/access/123", "/settings/api-keys", "/invitation"]) {
       const page = await request(server.url, "GET", path);
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);
@@ -37,28 +46,57 @@ describe("first start and `steward user create`", () => {
     }
   });
 
-  it("creates people with a setup link, or with a password from stdin", async () => {
+  it("invites people, or creates them with a password from stdin, and never lowers an owner", async () => {
     const session = await request(server.url, "POST", "/auth/sign-in", { email: "first@example.com", password: "first owner pw" });
     const organizationId = session.body.currentOrganizationId as string;
+    const env = { DATABASE_URL: database.url };
 
-    const invited = await runCli(["user", "create", "--org", organizationId, "--email", "Member@Example.com", "--json"], { DATABASE_URL: database.url });
+    const invited = await runCli(["user", "create", "--org", organizationId, "--email", "Member@Example.com", "--json"], env);
     expect(invited.code, invited.stderr).toBe(0);
     const created = JSON.parse(invited.stdout);
-    expect(created).toMatchObject({ email: "member@example.com", organizationId, role: "member", setupUrl: expect.stringMatching(/\/setup\?token=/) });
+    expect(created).toMatchObject({ email: "member@example.com", organizationId, role: "member", status: "invited", invitationUrl: expect.stringMatching(/\/invitation\?token=/) });
 
-    const withPassword = await runCli(["user", "create", "--org", organizationId, "--email", "ops@example.com", "--owner", "--password-stdin"], {
-      DATABASE_URL: database.url,
-    }, "ops password\n");
+    const withPassword = await runCli(["user", "create", "--org", organizationId, "--email", "ops@example.com", "--owner", "--password-stdin"], env, "ops password\n");
     expect(withPassword.code, withPassword.stderr).toBe(0);
-    expect(withPassword.stdout).toContain("ops@example.com is now an owner");
+    expect(withPassword.stdout).toContain("ops@example.com is an owner");
     const signedIn = await request(server.url, "POST", "/auth/sign-in", { email: "ops@example.com", password: "ops password" });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.role).toBe("owner");
 
-    const noOrg = await runCli(["user", "create", "--org", "nope", "--email", "x@example.com"], { DATABASE_URL: database.url });
+    // The operator may set a new password; the account's sessions end with the old one.
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0];
+    const reset = await runCli(["user", "create", "--org", organizationId, "--email", "ops@example.com", "--owner", "--password-stdin"], env, "new ops password\n");
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await request(server.url, "GET", "/auth/session", undefined, { headers: { cookie } })).status).toBe(401);
+    expect((await request(server.url, "POST", "/auth/sign-in", { email: "ops@example.com", password: "new ops password" })).status).toBe(200);
+
+    const demote = await runCli(["user", "create", "--org", organizationId, "--email", "ops@example.com"], env);
+    expect(demote.code).toBe(1);
+    expect(demote.stderr).toMatch(/is an owner/);
+
+    const noOrg = await runCli(["user", "create", "--org", "nope", "--email", "x@example.com"], env);
     expect(noOrg.code).toBe(1);
-    const badEmail = await runCli(["user", "create", "--org", organizationId, "--email", "not-an-address"], { DATABASE_URL: database.url });
+    const badEmail = await runCli(["user", "create", "--org", organizationId, "--email", "not-an-address"], env);
     expect(badEmail.code).toBe(1);
     expect(badEmail.stderr).toMatch(/email/);
-  });
+  }, 180_000);
+});
+
+describe("a malformed DATABASE_URL", () => {
+  it("is reported without its password", async () => {
+    const urls = [
+      "postgres://steward:Sup3r-s3cret@db.internal:notaport/steward",
+      "mysql://steward:Sup3r-s3cret@db.internal/steward",
+      "postgres://steward:Sup3r@s3cret@db.internal:x/steward",
+      "mysql://db.internal/steward?password=Sup3r-s3cret",
+    ];
+    const runs = [...urls.map((url) => ["migrate", url]), ["serve", urls[0]]];
+    const results = await Promise.all(runs.map(([command, url]) => runCli([command], { DATABASE_URL: url, PORT: "0" })));
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/DATABASE_URL/);
+      expect(result.stderr).toContain("[redacted]");
+      expect(result.stdout + result.stderr).not.toContain("s3cret");
+    }
+  }, 120_000);
 });

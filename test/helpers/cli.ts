@@ -28,6 +28,9 @@ export interface ServeProcess {
   child: ChildProcessWithoutNullStreams;
   url: string;
   output(): string;
+  /** Standard output alone (the JSON log lines), and standard error alone. */
+  stdout(): string;
+  stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
 }
@@ -40,6 +43,8 @@ export function serve(env: Record<string, string>): Promise<ServeProcess> {
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     });
     let out = "";
+    let stdout = "";
+    let stderr = "";
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     const timer = setTimeout(() => reject(new Error(`steward serve did not start:\n${out}`)), 20_000);
     let listening = false;
@@ -52,11 +57,17 @@ export function serve(env: Record<string, string>): Promise<ServeProcess> {
       if (match) {
         listening = true;
         clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => out, exited });
+        resolve({ child, url: match[1], output: () => out, stdout: () => stdout, stderr: () => stderr, exited });
       }
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+      onData(d);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+      onData(d);
+    });
     exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`steward serve exited with ${code}:\n${out}`));

@@ -104,11 +104,21 @@ export type ApiKey = Static<typeof ApiKeySchema> & { revokedAt?: string | null; 
 
 export interface Member {
   email: string;
-  userId: string;
   role: "owner" | "member";
+  status: "active" | "invited";
+  userId: string | null;
   createdAt: string;
-  passwordSet: boolean;
-  setupUrl?: string;
+  expiresAt: string | null;
+  invitationUrl?: string;
+}
+
+export interface Invitation {
+  organizationName: string;
+  email: string | null;
+  role: "owner" | "member";
+  expiresAt: string;
+  accountExists: boolean;
+  signedInAs: string | null;
 }
 
 export interface CloudEvent {

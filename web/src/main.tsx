@@ -4,7 +4,7 @@ import { call, useCsrfToken, whenUnauthorized, type Session } from "./api.js";
 import { match, navigate, useLocation } from "./router.js";
 import { SessionContext, useSession } from "./session.js";
 import { Loading } from "./ui.js";
-import { SetupPage, SignInPage } from "./pages/auth.js";
+import { InvitationPage, SignInPage } from "./pages/auth.js";
 import { DataProductList, DataProductPage } from "./pages/dataproducts.js";
 import { DataProductEditor } from "./pages/dataproduct-editor.js";
 import { DataContractList, DataContractPage } from "./pages/datacontracts.js";
@@ -16,7 +16,7 @@ import { ApiKeysPage } from "./pages/apikeys.js";
 import { MembersPage } from "./pages/members.js";
 import "./styles.css";
 
-const PUBLIC = ["/sign-in", "/setup"];
+const PUBLIC = ["/sign-in", "/setup", "/invitation"];
 
 function App() {
   const loc = useLocation();
@@ -33,7 +33,7 @@ function App() {
   }, []);
 
   if (PUBLIC.includes(loc.path)) {
-    return loc.path === "/setup" ? <SetupPage token={loc.query.get("token") ?? ""} onSignedIn={setSession} /> : <SignInPage onSignedIn={setSession} />;
+    return loc.path === "/sign-in" ? <SignInPage onSignedIn={setSession} /> : <InvitationPage token={loc.query.get("token") ?? ""} onSignedIn={setSession} />;
   }
   if (session === undefined) return <Loading what="Loading Steward" />;
   if (session === null) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { call, useCsrfToken, type Session } from "../api.js";
+import { call, useCsrfToken, type Invitation, type Session } from "../api.js";
 import { navigate } from "../router.js";
 import { ErrorBox, Field, Loading, useLoad } from "../ui.js";
 
@@ -61,21 +61,32 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
-      <p class="hint">No account yet? An owner of your organization can add you under Settings → Members and send you a setup link.</p>
+      <p class="hint">No account yet? An owner of your organization can invite you under Settings → Members and send you the invitation link.</p>
     </AuthCard>
   );
 }
 
-export function SetupPage({ token, onSignedIn }: { token: string; onSignedIn: (s: Session) => void }) {
-  const link = useLoad(() => call<{ organizationName: string; email: string | null; role: string }>("GET", `/auth/setup?token=${encodeURIComponent(token)}`), [token]);
+/** Changes made with the session need its CSRF token; a public page may not have loaded it yet. */
+async function withSessionToken(): Promise<void> {
+  const session = await call<Session>("GET", "/auth/session");
+  useCsrfToken(session.csrfToken);
+}
+
+/**
+ * `/invitation?token=…` and the first-start `/setup?token=…`: join an organization. A new
+ * address chooses its password here; an existing account accepts signed in as itself.
+ */
+export function InvitationPage({ token, onSignedIn }: { token: string; onSignedIn: (s: Session) => void }) {
+  const link = useLoad(() => call<Invitation>("GET", `/auth/invitation?token=${encodeURIComponent(token)}`), [token]);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
   if (link.loading) return <Loading />;
   if (link.error || !link.data) {
     return (
-      <AuthCard title="Set up your account">
+      <AuthCard title="Join an organization">
         <ErrorBox error={link.error} title="This link cannot be used" />
         <p>
           <a href="/sign-in">Go to sign-in</a>
@@ -83,37 +94,112 @@ export function SetupPage({ token, onSignedIn }: { token: string; onSignedIn: (s
       </AuthCard>
     );
   }
-  const { organizationName, email: fixedEmail, role } = link.data;
+  const invitation = link.data;
+  const setup = invitation.email === null;
+  const here = `${location.pathname}${location.search}`;
+  const joined = (session: Session) => {
+    useCsrfToken(session.csrfToken);
+    onSignedIn(session);
+    navigate("/dataproducts", { replace: true });
+  };
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const intro = (
+    <p>
+      {setup ? "Set up Steward: you become the first owner of " : "You are invited to join "}
+      <strong>{invitation.organizationName}</strong>
+      {setup ? "." : ` as ${invitation.role === "owner" ? "an owner" : "a member"}.`} This link works once.
+    </p>
+  );
+
+  if (invitation.accountExists) {
+    const signedInAsInvited = invitation.signedInAs === invitation.email;
+    return (
+      <AuthCard title="Join an organization">
+        {intro}
+        {signedInAsInvited ? (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act(async () => {
+                await withSessionToken();
+                joined(await call<Session>("POST", "/auth/invitation", { token }));
+              });
+            }}
+          >
+            <p>
+              You are signed in as <strong>{invitation.email}</strong>.
+            </p>
+            <ErrorBox error={error} title="You have not joined yet" />
+            <button type="submit" class="primary wide" disabled={busy}>
+              Accept invitation
+            </button>
+          </form>
+        ) : invitation.signedInAs ? (
+          <>
+            <p>
+              This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{invitation.signedInAs}</strong>. Sign out, then open the link
+              again and sign in as {invitation.email}.
+            </p>
+            <ErrorBox error={error} title="You are still signed in" />
+            <button
+              type="button"
+              class="primary wide"
+              disabled={busy}
+              onClick={() =>
+                act(async () => {
+                  await withSessionToken();
+                  await call("POST", "/auth/sign-out");
+                  navigate(`/sign-in?next=${encodeURIComponent(here)}`, { replace: true });
+                })
+              }
+            >
+              Sign out
+            </button>
+          </>
+        ) : (
+          <>
+            <p>
+              <strong>{invitation.email}</strong> has a Steward account already. Sign in with it to accept.
+            </p>
+            <a class="button primary" href={`/sign-in?next=${encodeURIComponent(here)}`}>
+              Sign in to accept
+            </a>
+          </>
+        )}
+      </AuthCard>
+    );
+  }
+
   return (
-    <AuthCard title="Set up your account">
-      <p>
-        You are joining <strong>{organizationName}</strong> as {role === "owner" ? "an owner" : "a member"}. Choose your password; this link works once.
-      </p>
+    <AuthCard title={setup ? "Set up Steward" : "Join an organization"}>
+      {intro}
       <form
-        onSubmit={async (e) => {
+        onSubmit={(e) => {
           e.preventDefault();
-          setError(undefined);
           if (password !== repeat) {
             setError(new Error("The two passwords differ."));
             return;
           }
-          try {
-            const session = await call<Session>("POST", "/auth/setup", { token, password, ...(fixedEmail ? {} : { email }) });
-            useCsrfToken(session.csrfToken);
-            onSignedIn(session);
-            navigate("/dataproducts", { replace: true });
-          } catch (err) {
-            setError(err);
-          }
+          void act(async () => joined(await call<Session>("POST", "/auth/invitation", { token, password, ...(setup ? { email } : {}) })));
         }}
       >
-        {fixedEmail ? (
-          <Field label="Email address" id="email">
-            <input id="email" type="email" value={fixedEmail} readOnly autoComplete="username" />
-          </Field>
-        ) : (
+        {setup ? (
           <Field label="Email address" id="email" hint="You will sign in with this address.">
             <input id="email" type="email" required autoComplete="username" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </Field>
+        ) : (
+          <Field label="Email address" id="email">
+            <input id="email" type="email" value={invitation.email!} readOnly autoComplete="username" />
           </Field>
         )}
         <Field label="New password" id="password" hint="At least 8 characters.">
@@ -123,8 +209,8 @@ export function SetupPage({ token, onSignedIn }: { token: string; onSignedIn: (s
           <input id="repeat" type="password" required minLength={8} autoComplete="new-password" value={repeat} onInput={(e) => setRepeat(e.currentTarget.value)} />
         </Field>
         <ErrorBox error={error} title="The account is not set up yet" />
-        <button type="submit" class="primary wide">
-          Set password and sign in
+        <button type="submit" class="primary wide" disabled={busy}>
+          Create account and join
         </button>
       </form>
     </AuthCard>

@@ -13,11 +13,12 @@ export function MembersPage() {
   const [error, setError] = useState<unknown>();
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const put = async (address: string, r: "member" | "owner") => {
+  // Adding never lowers an owner; the role menu changes a member on purpose (If-Match: *).
+  const put = async (address: string, r: "member" | "owner", change = false) => {
     setError(undefined);
     try {
-      const m = await call<Member>("PUT", `/api/members/${enc(address)}`, { role: r });
-      if (m.setupUrl) setLink({ email: m.email, url: m.setupUrl });
+      const m = await call<Member>("PUT", `/api/members/${enc(address)}`, { role: r }, change ? { ifMatch: "*" } : {});
+      if (m.invitationUrl) setLink({ email: m.email, url: m.invitationUrl });
       members.reload();
       return true;
     } catch (err) {
@@ -29,7 +30,10 @@ export function MembersPage() {
     <>
       <SettingsNav current="members" />
       <PageHeader title="Members">
-        <p class="lead">People who sign in to this organization. Owners manage everything; members act for the teams that list them.</p>
+        <p class="lead">
+          People who sign in to this organization. Owners manage everything; members act for the teams that list them. New people join through a one-time
+          invitation link and choose their own password.
+        </p>
       </PageHeader>
       {!owner ? (
         <OwnersOnly />
@@ -52,15 +56,15 @@ export function MembersPage() {
               </select>
             </Field>
             <button type="submit" class="primary">
-              Add member
+              Invite
             </button>
           </form>
           {link && (
             <div class="alert info" role="status">
-              <strong>Send this one-time link to {link.email}</strong>
-              <p>It lets them choose a password and works once, within 24 hours. It is not shown again.</p>
+              <strong>Send this invitation link to {link.email}</strong>
+              <p>Only {link.email} can use it, once, within 24 hours, to join this organization. It is not shown again.</p>
               <div class="secret">
-                <input class="code" readOnly aria-label={`Setup link for ${link.email}`} value={link.url} onFocus={(e) => e.currentTarget.select()} />
+                <input class="code" readOnly aria-label={`Invitation link for ${link.email}`} value={link.url} onFocus={(e) => e.currentTarget.select()} />
                 <CopyButton text={link.url} />
               </div>
             </div>
@@ -71,19 +75,30 @@ export function MembersPage() {
           ) : members.data?.length === 0 ? (
             <Empty>No members.</Empty>
           ) : (
-            <Table columns={["Email", "Role", "Account", "Added", ""]}>
+            <Table columns={["Email", "Role", "Status", "Added", ""]}>
               {members.data?.map((m) => (
-                <tr key={m.userId}>
+                <tr key={m.email}>
                   <td class="strong">
                     {m.email} {m.userId === session.user.id && <span class="muted">(you)</span>}
                   </td>
                   <td>
-                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => put(m.email, e.currentTarget.value as "member" | "owner")}>
+                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => put(m.email, e.currentTarget.value as "member" | "owner", true)}>
                       <option value="member">Member</option>
                       <option value="owner">Owner</option>
                     </select>
                   </td>
-                  <td>{m.passwordSet ? <Badge tone="ok">active</Badge> : <Badge tone="warn">invited</Badge>}</td>
+                  <td>
+                    {m.status === "active" ? (
+                      <Badge tone="ok">active</Badge>
+                    ) : (
+                      <>
+                        <Badge tone="warn">invited</Badge>{" "}
+                        <button type="button" class="link" onClick={() => put(m.email, m.role)} aria-label={`Send a new link to ${m.email}`}>
+                          New link
+                        </button>
+                      </>
+                    )}
+                  </td>
                   <td>
                     <When value={m.createdAt} />
                   </td>
@@ -106,7 +121,15 @@ export function MembersPage() {
         }}
       >
         <p>
-          Remove <strong>{removing?.email}</strong> from the organization? They can no longer sign in to it.
+          {removing?.status === "invited" ? (
+            <>
+              Withdraw the invitation of <strong>{removing?.email}</strong>? Its link stops working.
+            </>
+          ) : (
+            <>
+              Remove <strong>{removing?.email}</strong> from the organization? They can no longer sign in to it.
+            </>
+          )}
         </p>
       </Confirm>
     </>
