@@ -19,7 +19,7 @@ describe("password hashes", () => {
     expect(await hasher.verify("correct horse", hash)).toBe(true);
     expect(await hasher.verify("correct horsE", hash)).toBe(false);
     expect(hasher.outdated(hash)).toBe(false);
-  });
+  }, 120_000);
 
   it("verify hashes of older versions, and call them outdated", async () => {
     const hasher = new PasswordHasher();
@@ -27,7 +27,7 @@ describe("password hashes", () => {
     expect(await hasher.verify("battery staple", old)).toBe(true);
     expect(await hasher.verify("battery stapler", old)).toBe(false);
     expect(hasher.outdated(old)).toBe(true);
-  });
+  }, 120_000);
 
   it("refuse stored parameters that would exhaust memory, without trying them", async () => {
     const hasher = new PasswordHasher(10);

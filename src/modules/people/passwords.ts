@@ -19,45 +19,45 @@ const MAX_LOG2_COST = 20;
 /**
  * One derivation at N=2^17 holds 128 MiB. Sign-in needs no key, so the number running at once is
  * capped, and so is the queue behind them: past it a sign-in is refused (503) instead of letting
- * a flood of requests take the machine's memory.
+ * a flood of requests take the machine's memory. A process has one hasher.
  */
 const MAX_RUNNING = 2;
 const MAX_WAITING = 64;
 
-let running = 0;
-const waiting: Array<() => void> = [];
+class Slots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_RUNNING) {
-    if (waiting.length >= MAX_WAITING) {
-      throw new Problem(503, "Too many sign-ins are being checked right now. Try again in a few seconds.", undefined, { "retry-after": "5" });
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= MAX_RUNNING) {
+      if (this.waiting.length >= MAX_WAITING) {
+        throw new Problem(503, "Too many sign-ins are being checked right now. Try again in a few seconds.", undefined, { "retry-after": "5" });
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
     }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  } else {
-    running += 1;
-  }
-  try {
-    return await work();
-  } finally {
-    // Hand the slot straight to the next waiter, so `running` never drops and rises again.
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
+    try {
+      return await work();
+    } finally {
+      // Hand the slot straight to the next waiter, so `running` never drops and rises again.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
   }
 }
 
 function derive(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
   const maxmem = 128 * options.N * options.r * options.p + 16 * 1024 * 1024;
-  return withSlot(
-    () =>
-      new Promise((resolve, reject) =>
-        scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
-      ),
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
   );
 }
 
 export class PasswordHasher {
   private readonly n: number;
+  private readonly slots = new Slots();
 
   constructor(log2Cost = DEFAULT_LOG2_COST) {
     this.n = 2 ** log2Cost;
@@ -65,7 +65,7 @@ export class PasswordHasher {
 
   async hash(password: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await derive(password, salt, { N: this.n, r: R, p: P });
+    const key = await this.slots.run(() => derive(password, salt, { N: this.n, r: R, p: P }));
     return ["scrypt", this.n, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
   }
 
@@ -73,10 +73,10 @@ export class PasswordHasher {
   async verify(password: string, stored: string | null): Promise<boolean> {
     const parsed = stored === null ? undefined : parse(stored);
     if (!parsed) {
-      await derive(password, Buffer.alloc(16), { N: this.n, r: R, p: P });
+      await this.slots.run(() => derive(password, Buffer.alloc(16), { N: this.n, r: R, p: P }));
       return false;
     }
-    const actual = await derive(password, parsed.salt, { N: parsed.n, r: parsed.r, p: parsed.p });
+    const actual = await this.slots.run(() => derive(password, parsed.salt, { N: parsed.n, r: parsed.r, p: parsed.p }));
     return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
   }
 
