@@ -16,7 +16,7 @@ describe.each(DATABASES)("principal names (%s)", (kind) => {
     const own = (await t.api("POST", "/api/api-keys", { displayName: "Deploy bot", scope: "organization" })).body.id;
     const other = await t.createOrganization("elsewhere");
     const foreign = (await t.api("POST", "/api/api-keys", { displayName: "Not yours", scope: "organization" }, { key: other.key })).body.id;
-    await peopleRepository.insertUser(db, { id: "u-1", email: "ada@example.com", password_hash: null, created_at: "2026-01-01T00:00:00.000Z" });
+    await peopleRepository.insertUserIfAbsent(db, { id: "u-1", email: "ada@example.com", password_hash: "scrypt$unused", created_at: "2026-01-01T00:00:00.000Z" });
     const names = await principalNames(db, t.organizationId, [`api-key:${own}`, `api-key:${foreign}`, "user:u-1", "user:gone", "system", "api-key:"]);
     expect(Object.fromEntries(names)).toEqual({ [`api-key:${own}`]: "Deploy bot", "user:u-1": "ada@example.com", system: "Steward" });
   });
