@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       return res.body.id as string;
     };
     const approved = await request("Revenue dashboard: daily revenue by market", { dataProductId: "revenue-dashboard" });
-    await t.api("POST", `/api/access/${approved}/approve`);
+    await t.api("POST", `/api/access/${approved}/approve`, { comment: "Approved for the dashboard; no row-level exports." });
     await t.api("POST", `/api/access/${approved}/provisioning/provisioning-succeeded`, { platform: "postgres", executor: "steward-postgres-connector", reference: "GRANT SELECT ON orders.* TO analytics_reader" });
     await request("Forecast next quarter's order volume", { teamId: "analytics" });
     await request("Parcel sizes per order for carrier contracts", { teamId: "logistics" });
@@ -60,6 +60,10 @@ async function main(): Promise<void> {
     await owner.getByRole("region", { name: "Problems in the document" }).waitFor();
     await shot(owner, "datacontract-violations");
 
+    await owner.goto(`${t.url}/dataproducts/orders/edit`);
+    await owner.getByRole("heading", { level: 1, name: "Edit Orders" }).waitFor();
+    await shot(owner, "dataproduct-edit");
+
     await owner.goto(`${t.url}/settings/api-keys`);
     await owner.getByRole("button", { name: "Add API key" }).click();
     const dialog = owner.getByRole("dialog");
@@ -87,6 +91,9 @@ async function main(): Promise<void> {
     await phone.goto(`${t.url}/access`);
     await phone.getByRole("button", { name: "All requests" }).click();
     await shot(phone, "phone-access", false);
+    await phone.getByRole("button", { name: "Menu" }).click();
+    await phone.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).waitFor();
+    await shot(phone, "phone-menu", false);
   } finally {
     await browser?.close();
     await t.close();

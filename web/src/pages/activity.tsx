@@ -142,7 +142,7 @@ export function ActivityPage() {
                   {names.has(`${d.resource}:${e.subject}`) && <span class="sub id">{e.subject}</span>}
                   {e.data.outputPortId && <span class="muted"> · port {e.data.outputPortId}</span>}
                   {e.data.status && <span class="muted"> · {e.data.status}</span>}
-                  <span class="actor"> · by {nameOf(e.principal, (e as { principalName?: string }).principalName)}</span>
+                  <span class="actor">by {nameOf(e.principal, (e as { principalName?: string }).principalName)}</span>
                 </span>
               </li>
             );
