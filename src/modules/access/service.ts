@@ -4,7 +4,7 @@ import { ACCESS_EVENT_KINDS } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
-import type { Database } from "../../platform/database/index.js";
+import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
 import { fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
@@ -197,7 +197,7 @@ export class AccessService {
   }
 
   /** A PUT to an existing access: which members changed decides which rule applies. */
-  private async update(p: Principal, existing: AccessRecord, input: Access, emit: Emit, now: string, trx: Parameters<typeof accessRepository.update>[0]): Promise<AccessRecord> {
+  private async update(p: Principal, existing: AccessRecord, input: Access, emit: Emit, now: string, trx: Executor): Promise<AccessRecord> {
     accessPolicy.party(p, existing);
     const fixed = fixedViolations(existing, input);
     if (fixed.length > 0) throw invalid("An access's provider and consumer never change after it is requested.", fixed);
