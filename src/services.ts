@@ -83,17 +83,14 @@ export function createServices(config: Config, database: Database, clock: Clock)
             throw conflict(`${n} access request(s) still use ${what}. Cancel or delete them first.`);
           }
         },
-      }),
+      }, { maxOutputPorts: config.maxOutputPorts }),
       database,
       events,
       clock,
     ),
     dataContracts: new DocumentService(
       dataContractDefinition({
-        async checkNotInUse(ex, organizationId, contractId) {
-          const n = await accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString());
-          if (n > 0) throw conflict(`${n} requested, approved or active access(es) were granted under data contract '${contractId}'. Close or delete them first.`);
-        },
+        countOpenAccesses: (ex, organizationId, contractId) => accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString()),
       }),
       database,
       events,

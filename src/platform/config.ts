@@ -15,6 +15,8 @@ export interface Config {
   logLevel: string;
   bootstrap: boolean;
   bodyLimitBytes: number;
+  /** Output ports one data product may have (MAX_OUTPUT_PORTS). */
+  maxOutputPorts: number;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
   schedulerIntervalMs: number;
   /** scrypt cost of new password hashes, as log2(N): 17 (OWASP's guidance) unless a test lowers it. */
@@ -89,6 +91,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
     bodyLimitBytes: overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3),
+    maxOutputPorts: overrides.maxOutputPorts ?? integer(env, "MAX_OUTPUT_PORTS", 1000, 1, 1_000_000),
     schedulerIntervalMs: overrides.schedulerIntervalMs ?? integer(env, "SCHEDULER_INTERVAL_MS", 1000, 10, 3_600_000),
     passwordLog2Cost: overrides.passwordLog2Cost ?? 17,
     // src/platform/config.ts and dist/platform/config.js both sit two levels below the package root.

@@ -4,6 +4,7 @@
  * ODPS alike). Everything read here is chosen by a document author: it only ever selects entries
  * of the operator's configuration, never a host or a role by itself.
  */
+import { findOutputPort } from "../../modules/dataproducts/ports.js";
 
 export interface AccessView {
   id: string;
@@ -59,18 +60,9 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-function ports(product: ProductView): PortView[] {
-  return Array.isArray(product.outputPorts) ? (product.outputPorts as unknown[]).filter((p): p is PortView => !!p && typeof p === "object") : [];
-}
-
 /** The output port an access names: `id` in DPS; `name@version`, or a `name` with one version, in ODPS. */
 export function findPort(product: ProductView, outputPortId: string): PortView | undefined {
-  const all = ports(product);
-  if (!isOdps(product)) return all.find((p) => p.id === outputPortId);
-  const exact = all.find((p) => `${String(p.name)}@${String(p.version)}` === outputPortId);
-  if (exact) return exact;
-  const named = all.filter((p) => p.name === outputPortId);
-  return named.length === 1 ? named[0] : undefined;
+  return findOutputPort(product as Record<string, unknown>, outputPortId)?.raw as PortView | undefined;
 }
 
 export function portType(port: PortView): string | undefined {

@@ -15,6 +15,7 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
       await t.api("PUT", `/api/teams/${team}`, { name: team });
       keys[team] = (await t.api("POST", "/api/api-keys", { displayName: team, scope: "team", teamId: team })).body.key;
     }
+    await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
     await t.api("PUT", "/api/dataproducts/orders", {
       info: { title: "Orders", owner: "sales" },
       outputPorts: [

@@ -4,6 +4,7 @@ import type { DB } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { resourceRepository, type StoredResource } from "../shared/resource-repository.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
+import { findOutputPort } from "../dataproducts/ports.js";
 import { accessRepository, type AccessRecord, type ConsumerType } from "./repository.js";
 import type { Access } from "./shapes.js";
 
@@ -64,8 +65,8 @@ export function parseDates(info: Access["info"], violations: FieldViolation[]): 
 
 /** The output port an access names, with what the lifecycle needs of it. Port lookups go through here only. */
 export function findPort(product: DataProduct, outputPortId: string): { dataContractId: string | null; autoApprove: boolean } | undefined {
-  const port = product.outputPorts?.find((o) => o.id === outputPortId);
-  return port && { dataContractId: port.dataContractId ?? null, autoApprove: port.autoApprove === true };
+  const port = findOutputPort(product, outputPortId);
+  return port && { dataContractId: port.dataContractId, autoApprove: port.autoApprove };
 }
 
 /** The version of a stored data contract, whichever format it is in. */

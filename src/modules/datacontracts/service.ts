@@ -1,6 +1,11 @@
 import type { Principal } from "../../platform/auth.js";
 import { contractFormatOf, type ModelGroup } from "../../contract-formats/index.js";
+import type { Executor } from "../../platform/database/index.js";
+import { conflict } from "../../platform/errors.js";
+import { outputPorts } from "../dataproducts/ports.js";
+import type { DataProduct } from "../dataproducts/shapes.js";
 import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
+import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { DataContract } from "./shapes.js";
 
@@ -9,11 +14,28 @@ export { checkSchema } from "../../contract-formats/dcs09.js";
 export const contractFacts = (contract: DataContract) => contractFormatOf(contract).facts(contract);
 
 export interface DataContractHooks {
-  /** Throws 409 when an output port or an open access uses the contract. */
-  checkNotInUse(ex: Parameters<NonNullable<DocumentDefinition<DataContract>["checkDeletable"]>>[0], organizationId: string, contractId: string): Promise<void>;
+  /** Requested, approved or active accesses requested under the contract. */
+  countOpenAccesses(ex: Executor, organizationId: string, contractId: string): Promise<number>;
 }
 
-export function dataContractDefinition(hooks?: DataContractHooks): DocumentDefinition<DataContract> {
+/** The output ports (as `product/port`) that offer their data under the contract. */
+async function portsUsing(ex: Executor, organizationId: string, contractId: string): Promise<string[]> {
+  const candidates = await resourceRepository.listMentioning<DataProduct>(ex, organizationId, "dataproduct", JSON.stringify(contractId));
+  return candidates.flatMap((product) => outputPorts(product.doc).filter((p) => p.dataContractId === contractId).map((p) => `${product.id}/${p.id}`));
+}
+
+/** A contract in use stays (PRODUCT.md §4): 409 naming what uses it. */
+async function checkNotInUse(hooks: DataContractHooks, ex: Executor, organizationId: string, contractId: string): Promise<void> {
+  const ports = await portsUsing(ex, organizationId, contractId);
+  if (ports.length > 0) {
+    const named = ports.slice(0, 10).map((p) => `'${p}'`).join(", ") + (ports.length > 10 ? ` and ${ports.length - 10} more` : "");
+    throw conflict(`Data contract '${contractId}' is the contract of output port(s) ${named}. Point them at another contract first.`);
+  }
+  const accesses = await hooks.countOpenAccesses(ex, organizationId, contractId);
+  if (accesses > 0) throw conflict(`${accesses} requested or approved access(es) were granted under data contract '${contractId}'. Cancel or delete them first.`);
+}
+
+export function dataContractDefinition(hooks: DataContractHooks): DocumentDefinition<DataContract> {
   return {
     kind: "datacontract",
     label: "Data contract",
@@ -28,7 +50,7 @@ export function dataContractDefinition(hooks?: DataContractHooks): DocumentDefin
       }
       return violations;
     },
-    ...(hooks ? { checkDeletable: (ex, organizationId, contract) => hooks.checkNotInUse(ex, organizationId, contract.id) } : {}),
+    checkDeletable: (ex, organizationId, contract) => checkNotInUse(hooks, ex, organizationId, contract.id),
     emitChange(emit, id, before, after) {
       emit(before === undefined ? "DataContractCreatedEvent" : after === undefined ? "DataContractDeletedEvent" : "DataContractUpdatedEvent", id);
     },

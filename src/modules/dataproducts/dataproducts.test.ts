@@ -9,6 +9,7 @@ describe.each(DATABASES)("data products (%s)", (kind) => {
     t = await startTestServer(kind);
     await t.api("PUT", "/api/teams/sales", { name: "Sales" });
     await t.api("PUT", "/api/teams/marketing", { name: "Marketing" });
+    await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
     salesKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
   });
   afterAll(() => t?.close());

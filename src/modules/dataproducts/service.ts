@@ -1,50 +1,89 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Executor } from "../../platform/database/index.js";
+import type { FieldViolation } from "../../platform/errors.js";
+import { productFormatOf } from "../../product-formats/index.js";
 import type { DocumentDefinition } from "../shared/document-service.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
+import { resourceRepository } from "../shared/resource-repository.js";
 import type { Emit } from "../../events/log.js";
-import type { DataProduct, OutputPort } from "./shapes.js";
+import { outputPorts, portNames, type OutputPortView } from "./ports.js";
+import type { DataProduct } from "./shapes.js";
 
 /** One OutputPort event per port that appeared, changed or disappeared. */
-function emitPortChanges(emit: Emit, productId: string, before: OutputPort[], after: OutputPort[]): void {
+function emitPortChanges(emit: Emit, productId: string, before: OutputPortView[], after: OutputPortView[]): void {
   const old = new Map(before.map((p) => [p.id, p]));
   const now = new Map(after.map((p) => [p.id, p]));
   for (const port of after) {
     const previous = old.get(port.id);
     if (!previous) emit("OutputPortCreatedEvent", productId, { outputPortId: port.id });
-    else if (!isDeepStrictEqual(previous, port)) emit("OutputPortUpdatedEvent", productId, { outputPortId: port.id });
+    else if (!isDeepStrictEqual(previous.raw, port.raw)) emit("OutputPortUpdatedEvent", productId, { outputPortId: port.id });
   }
   for (const port of before) if (!now.has(port.id)) emit("OutputPortDeletedEvent", productId, { outputPortId: port.id });
 }
 
 export interface DataProductHooks {
-  /** Throws 409 when an active access uses the product, or one of `removedPortIds`. */
+  /** Throws 409 when an active access uses the product, or one of the ports named `removedPortIds`. */
   checkNotInUse(ex: Executor, organizationId: string, productId: string, removedPortIds?: string[]): Promise<void>;
 }
 
-export function dataProductDefinition(hooks: DataProductHooks): DocumentDefinition<DataProduct> {
+export interface DataProductLimits {
+  /** Output ports one data product may have (PRODUCT.md §1). */
+  maxOutputPorts: number;
+}
+
+export const productFacts = (product: DataProduct) => productFormatOf(product).facts(product);
+
+/** Ports must be unique, and each contract a port names must exist (PRODUCT.md §4). */
+async function portViolations(ex: Executor, organizationId: string, product: DataProduct): Promise<FieldViolation[]> {
+  const violations: FieldViolation[] = [];
+  const ports = outputPorts(product);
+  const seen = new Set<string>();
+  for (const port of ports) {
+    if (seen.has(port.id)) violations.push({ field: `${port.path}.id`, message: `duplicate output port id '${port.id}'` });
+    seen.add(port.id);
+  }
+  const referenced = [...new Set(ports.flatMap((p) => (p.dataContractId === null ? [] : [p.dataContractId])))];
+  const existing = await resourceRepository.existingIds(ex, organizationId, "datacontract", referenced);
+  for (const port of ports) {
+    if (port.dataContractId !== null && !existing.has(port.dataContractId)) {
+      violations.push({ field: port.contractField, message: `no data contract '${port.dataContractId}' exists in this organization` });
+    }
+  }
+  return violations;
+}
+
+export function dataProductDefinition(hooks: DataProductHooks, limits: DataProductLimits): DocumentDefinition<DataProduct> {
   return {
     kind: "dataproduct",
     label: "Data product",
-    ...ownedDocument<DataProduct>("data product", (doc) => ({ title: doc.info.title, owner: doc.info.owner, ownerField: "info.owner", status: doc.info.status, description: doc.info.description })),
+    ...ownedDocument<DataProduct>("data product", productFacts),
     async validate(ex, organizationId, product) {
-      const violations = await ownerViolations(ex, organizationId, { owner: product.info.owner, ownerField: "info.owner", title: product.info.title });
-      const seen = new Set<string>();
-      (product.outputPorts ?? []).forEach((port, i) => {
-        if (seen.has(port.id)) violations.push({ field: `outputPorts[${i}].id`, message: `duplicate output port id '${port.id}'` });
-        seen.add(port.id);
-      });
+      const count = Array.isArray(product.outputPorts) ? product.outputPorts.length : 0;
+      // Checked first and alone: nothing else is worth reading in a document past the limit.
+      if (count > limits.maxOutputPorts) {
+        return [{ field: "outputPorts", message: `has ${count} output ports; a data product may have at most ${limits.maxOutputPorts} (MAX_OUTPUT_PORTS)` }];
+      }
+      const format = productFormatOf(product);
+      const violations = format.validate(product);
+      const facts = format.facts(product);
+      if (facts.owner !== undefined || !violations.some((v) => v.field === facts.ownerField)) {
+        violations.push(...(await ownerViolations(ex, organizationId, facts)));
+      }
+      violations.push(...(await portViolations(ex, organizationId, product)));
       return violations;
     },
     async checkUpdatable(ex, organizationId, before, after) {
-      const kept = new Set((after.outputPorts ?? []).map((p) => p.id));
-      const removed = (before.outputPorts ?? []).map((p) => p.id).filter((id) => !kept.has(id));
+      const kept = new Set(outputPorts(after).map((p) => p.id));
+      // An access may name an ODPS port by its bare name: those names go too.
+      const removed = outputPorts(before)
+        .filter((p) => !kept.has(p.id))
+        .flatMap((p) => portNames(before, p));
       if (removed.length > 0) await hooks.checkNotInUse(ex, organizationId, before.id, removed);
     },
     checkDeletable: (ex, organizationId, product) => hooks.checkNotInUse(ex, organizationId, product.id),
     emitChange(emit, id, before, after) {
       emit(before === undefined ? "DataProductCreatedEvent" : after === undefined ? "DataProductDeletedEvent" : "DataProductUpdatedEvent", id);
-      emitPortChanges(emit, id, before?.outputPorts ?? [], after?.outputPorts ?? []);
+      emitPortChanges(emit, id, before ? outputPorts(before) : [], after ? outputPorts(after) : []);
     },
   };
 }

@@ -139,6 +139,32 @@ export const resourceRepository = {
       .executeTakeFirst();
     return row?.id;
   },
+  /** Which of `ids` exist as documents of `kind`. */
+  async existingIds(ex: Executor, organizationId: string, kind: ResourceKind, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await ex
+      .selectFrom("resources")
+      .select("id")
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("id", "in", ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** Documents of `kind` whose stored JSON contains `text` (a cheap pre-filter; callers check the documents). */
+  async listMentioning<D>(ex: Executor, organizationId: string, kind: ResourceKind, text: string): Promise<StoredResource<D>[]> {
+    const rows = await ex
+      .selectFrom("resources")
+      .select(COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where(sql<boolean>`doc like ${`%${escapeLike(text)}%`} escape '\\'`)
+      .orderBy("row_id")
+      .execute();
+    return rows.map((r) => toStored<D>(r));
+  },
+
   /** How many documents of the given kinds a team owns. */
   async countOwnedBy(ex: Executor, organizationId: string, kinds: ResourceKind[], teamId: string): Promise<number> {
     const row = await ex
