@@ -159,7 +159,7 @@ export const resourceRepository = {
       .select(COLUMNS)
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
-      .where(sql<boolean>`doc like ${`%${escapeLike(text)}%`} escape '\\'`)
+      .where(containsText(sql.ref("doc"), text))
       .orderBy("row_id")
       .execute();
     return rows.map((r) => toStored<D>(r));
