@@ -89,9 +89,11 @@ describe("web app in a browser", () => {
     // Revoke, with confirmation; the very next request with the key is refused.
     await row.getByRole("button", { name: /Revoke/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
-    // The key stays listed, marked revoked, with nothing left to revoke.
-    const revokedRow = page.getByRole("table", { name: "API keys of the organization" }).getByRole("row", { name: /Orders pipeline/ });
-    await revokedRow.getByText("revoked").waitFor();
+    // The key leaves the keys in force and stays listed among the revoked ones, with who revoked it and when.
+    await page.getByRole("table", { name: "API keys of the organization" }).getByRole("row", { name: /Orders pipeline/ }).waitFor({ state: "detached" });
+    const revokedRow = page.getByRole("table", { name: "Revoked API keys" }).getByRole("row", { name: /Orders pipeline/ });
+    await revokedRow.waitFor();
+    expect(await revokedRow.textContent()).toContain(`you (${PEOPLE.owner})`);
     expect(await revokedRow.getByRole("button", { name: /Revoke/ }).count()).toBe(0);
     expect((await request(t.url, "GET", "/api/dataproducts", undefined, { key: secret })).status).toBe(401);
   });

@@ -100,7 +100,7 @@ export type { DataContract, SchemaObject } from "../../src/modules/datacontracts
 export type { Access, HistoryEntry, Provisioning } from "../../src/modules/access/shapes.js";
 export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
 
-export type ApiKey = Static<typeof ApiKeySchema> & { revokedAt?: string | null; revokedBy?: unknown; revokedByName?: string | null };
+export type ApiKey = Static<typeof ApiKeySchema> & { revokedByName?: string | null };
 
 export interface Member {
   email: string;

@@ -62,17 +62,9 @@ export function ApiKeysPage() {
                       <When value={k.lastUsedAt} empty="never" />
                     </td>
                     <td data-label="Expires">
-                      {k.revokedAt !== null ? (
-                        <>
-                          <Badge tone="bad">revoked</Badge> <When value={k.revokedAt} />
-                        </>
-                      ) : (
-                        <>
-                          <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
-                        </>
-                      )}
+                      <When value={k.expiresAt} empty="never" /> {expired && <Badge tone="bad">expired</Badge>}
                     </td>
-                    {k.revokedAt === null ? <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} /> : <td />}
+                    <RowAction label="Revoke" name={k.displayName} onClick={() => setRevoking(k)} />
                   </tr>
                 );
               })}
