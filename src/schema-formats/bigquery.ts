@@ -198,6 +198,11 @@ function parseField(field: unknown, path: Path, depth: number, issues: Issues): 
     required: mode === "REQUIRED",
   };
   if (nested) element.fields = nested;
+  // Limits the diff of two versions compares (a shorter maxLength or a smaller precision breaks).
+  for (const key of ["maxLength", "precision", "scale"] as const) {
+    const limit = field[key] === undefined || field[key] === null ? undefined : int64(field[key]);
+    if (limit !== undefined) element[key] = limit;
+  }
   const description = typeof field.description === "string" ? field.description : undefined;
   if (mode !== "REPEATED") {
     if (description !== undefined) element.description = description;
