@@ -8,6 +8,7 @@ import { teamRoutes } from "./modules/teams/routes.js";
 import { connectorRoutes } from "./modules/connectors/routes.js";
 import { dataProductRoutes } from "./modules/dataproducts/routes.js";
 import { dataContractRoutes } from "./modules/datacontracts/routes.js";
+import { contractVersionRoutes } from "./modules/datacontracts/versions/routes.js";
 import { schemaRoutes } from "./modules/schema-validation/routes.js";
 import { accessRoutes } from "./modules/access/routes.js";
 import { assetRoutes } from "./modules/assets/routes.js";
@@ -150,6 +151,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     teamRoutes(api, services.teams, config);
     dataProductRoutes(api, services.dataProducts, config);
     dataContractRoutes(api, services.dataContracts, config);
+    contractVersionRoutes(api, services.contractVersions);
     schemaRoutes(api);
     accessRoutes(api, services.access, config);
     connectorRoutes(api, services.connectors, config);

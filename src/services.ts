@@ -13,6 +13,7 @@ import { dataProductDefinition } from "./modules/dataproducts/service.js";
 import type { DataProduct } from "./modules/dataproducts/shapes.js";
 import { dataContractDefinition } from "./modules/datacontracts/service.js";
 import type { DataContract } from "./modules/datacontracts/shapes.js";
+import { ContractVersionService } from "./modules/datacontracts/versions/service.js";
 import { AccessService } from "./modules/access/service.js";
 import { accessRepository } from "./modules/access/repository.js";
 import { conflict } from "./platform/errors.js";
@@ -40,6 +41,8 @@ export interface Services {
   connectors: DocumentService<Connector>;
   dataProducts: DocumentService<DataProduct>;
   dataContracts: DocumentService<DataContract>;
+  /** Every document a contract has had, comparisons between them, and the breaking-change gate. */
+  contractVersions: ContractVersionService;
   access: AccessService;
   assets: AssetService;
   sourceSystems: DocumentService<SourceSystem>;
@@ -53,6 +56,7 @@ export interface Services {
 export function createServices(config: Config, database: Database, clock: Clock): Services {
   const events = new EventLog(database, config, clock);
   const apiKeys = new ApiKeyService(database, clock);
+  const contractVersions = new ContractVersionService(database, clock);
   return {
     config,
     clock,
@@ -88,9 +92,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
+    contractVersions,
     dataContracts: new DocumentService(
       dataContractDefinition({
         countOpenAccesses: (ex, organizationId, contractId) => accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString()),
+        versions: contractVersions,
       }),
       database,
       events,

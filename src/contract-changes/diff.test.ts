@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contractFormatOf } from "../contract-formats/index.js";
 import { parseSchema, type NormalizedModel } from "../schema-formats/index.js";
 import { diffModels } from "./diff.js";
 import { CHANGE_RULES, type ChangeKind } from "./rules.js";
@@ -17,6 +18,19 @@ const bq = (...fields: object[]) => models("bigquery", JSON.stringify({ tableRef
 const js = (properties: object, required: string[] = []) =>
   models("jsonschema", JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "Order", type: "object", properties, required }));
 const avro = (...fields: object[]) => models("avro", JSON.stringify({ type: "record", name: "Order", namespace: "shop", fields }));
+
+/** Models of a whole contract document (ODCS, DCS 1.x), through its format. */
+function contractModels(doc: Record<string, unknown>): NormalizedModel[] {
+  const format = contractFormatOf(doc);
+  const violations = format.validate(doc);
+  if (violations.length > 0) throw new Error(`${format.name}: ${JSON.stringify(violations)}`);
+  return format.models(doc).flatMap((g) => g.models);
+}
+const odcs = (...properties: object[]) =>
+  contractModels({ apiVersion: "v3.1.0", kind: "DataContract", id: "c", version: "1.0.0", status: "active", schema: [{ name: "orders", physicalType: "table", properties }] });
+const dcs1 = (fields: object) =>
+  contractModels({ dataContractSpecification: "1.1.0", id: "c", info: { title: "Orders", version: "1.0.0", owner: "sales" }, models: { orders: { fields } } });
+const NULLS = { type: "library", metric: "nullValues", mustBe: 0 };
 
 interface Case {
   name: string;
@@ -114,10 +128,36 @@ const CASES: Case[] = [
     expected: ["enum-narrowed Order.state"],
   },
   { name: "Avro: string to int", before: avro({ name: "code", type: "string" }), after: avro({ name: "code", type: "int" }), expected: ["type-changed Order.code"] },
+
+  // ODCS
+  { name: "ODCS: property removed", before: odcs({ name: "id", logicalType: "string" }, { name: "note", logicalType: "string" }), after: odcs({ name: "id", logicalType: "string" }), expected: ["field-removed orders.note"] },
+  { name: "ODCS: primary key moved", before: odcs({ name: "id", logicalType: "string", primaryKey: true }, { name: "code", logicalType: "string" }), after: odcs({ name: "id", logicalType: "string" }, { name: "code", logicalType: "string", primaryKey: true }), expected: ["primary-key-changed orders.id", "primary-key-changed orders.code"] },
+  { name: "ODCS: quality rule removed", before: odcs({ name: "id", logicalType: "string", quality: [NULLS] }), after: odcs({ name: "id", logicalType: "string" }), expected: ["quality-rule-removed orders.id"] },
+  { name: "ODCS: quality rule added", before: odcs({ name: "id", logicalType: "string" }), after: odcs({ name: "id", logicalType: "string", quality: [NULLS] }), expected: ["quality-rule-added orders.id"] },
+  { name: "ODCS: maxLength lowered", before: odcs({ name: "id", logicalType: "string", logicalTypeOptions: { maxLength: 36 } }), after: odcs({ name: "id", logicalType: "string", logicalTypeOptions: { maxLength: 20 } }), expected: ["length-narrowed orders.id"] },
+  { name: "ODCS: pattern added", before: odcs({ name: "state", logicalType: "string" }), after: odcs({ name: "state", logicalType: "string", logicalTypeOptions: { pattern: "^[A-Z]+$" } }), expected: ["pattern-tightened orders.state"] },
+  { name: "ODCS: integer to number", before: odcs({ name: "n", logicalType: "integer" }), after: odcs({ name: "n", logicalType: "number" }), expected: ["type-widened orders.n"] },
+  { name: "ODCS: description only", before: odcs({ name: "n", logicalType: "integer", description: "old" }), after: odcs({ name: "n", logicalType: "integer", description: "new" }), expected: ["field-description-changed orders.n"] },
+  { name: "ODCS: classification changed", before: odcs({ name: "email", logicalType: "string", classification: "internal" }), after: odcs({ name: "email", logicalType: "string", classification: "restricted" }), expected: ["classification-changed orders.email"] },
+
+  // DCS 1.x
+  { name: "DCS 1.x: enum narrowed", before: dcs1({ s: { type: "string", enum: ["a", "b"] } }), after: dcs1({ s: { type: "string", enum: ["a"] } }), expected: ["enum-narrowed orders.s"] },
+  { name: "DCS 1.x: unique added", before: dcs1({ id: { type: "string" } }), after: dcs1({ id: { type: "string", unique: true } }), expected: ["unique-added orders.id"] },
+  { name: "DCS 1.x: unique removed", before: dcs1({ id: { type: "string", unique: true } }), after: dcs1({ id: { type: "string" } }), expected: ["unique-removed orders.id"] },
+  { name: "DCS 1.x: made required", before: dcs1({ id: { type: "string" } }), after: dcs1({ id: { type: "string", required: true } }), expected: ["made-required orders.id"] },
 ];
 
 describe("the diff of two contract versions", () => {
   it("has at least 40 cases across the formats", () => expect(CASES.length).toBeGreaterThanOrEqual(40));
+
+  it("judges the same change the same way in every format", () => {
+    const removed = (m: NormalizedModel[], n: NormalizedModel[]) => diffModels(m, n).map((c) => `${c.change} ${c.breaking}`);
+    const expected = ["field-removed true"];
+    expect(removed(dbt(col("id", "int") + col("x", "text")), dbt(col("id", "int")))).toEqual(expected);
+    expect(removed(bq({ name: "id", type: "INT64" }, { name: "x", type: "STRING" }), bq({ name: "id", type: "INT64" }))).toEqual(expected);
+    expect(removed(odcs({ name: "id", logicalType: "integer" }, { name: "x", logicalType: "string" }), odcs({ name: "id", logicalType: "integer" }))).toEqual(expected);
+    expect(removed(dcs1({ id: { type: "integer" }, x: { type: "string" } }), dcs1({ id: { type: "integer" } }))).toEqual(expected);
+  });
 
   it.each(CASES)("$name", ({ before, after, expected }) => {
     const changes = diffModels(before, after);

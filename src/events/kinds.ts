@@ -54,6 +54,8 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export interface EventExtras {
   outputPortId?: string;
   status?: string;
+  /** DataContractUpdatedEvent: whether the change broke compatibility (PRODUCT.md §9). */
+  breaking?: boolean;
 }
 
 /** The kinds that tell an access's history. */

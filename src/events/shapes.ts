@@ -22,6 +22,9 @@ export function eventDataSchema(kind: EventKind): TSchema {
       id: Type.String({ description: `Id of the ${resource}.` }),
       timestamp: Type.String({ description: "When it happened: ISO 8601 UTC with nine fractional digits." }),
       ...(isOutputPortKind(kind) ? { outputPortId: Type.String({ description: "Id of the output port that changed." }) } : {}),
+      ...(kind === "DataContractUpdatedEvent"
+        ? { breaking: Type.Boolean({ description: "Whether the change is breaking for consumers (see GET /api/datacontracts/{id}/changes)." }) }
+        : {}),
       ...(isProvisioningKind(kind)
         ? { status: Type.String({ description: "The access's provisioning status after this report." }) }
         : {}),

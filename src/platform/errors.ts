@@ -73,3 +73,17 @@ export const conflict = (detail: string) => new Problem(409, detail);
 export const preconditionFailed = (detail: string) => new Problem(412, detail);
 export const invalid = (detail: string, violations: FieldViolation[]) => new Problem(422, detail, violations);
 export const unavailable = (detail: string) => new Problem(503, detail);
+
+/**
+ * A problem that carries members beyond the standard ones (RFC 9457 extension members): a 409
+ * that lists the breaking changes it refused and the accesses they would break, say.
+ */
+export class ProblemWithMembers extends Problem {
+  constructor(
+    status: number,
+    detail: string,
+    readonly members: Record<string, unknown>,
+  ) {
+    super(status, detail);
+  }
+}

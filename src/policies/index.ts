@@ -53,4 +53,14 @@ export const policy = {
       throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
     }
   },
+
+  /**
+   * Publish a breaking change to a data contract that approved accesses depend on, without raising
+   * its major version (`?allowBreaking=true`): a decision for the organization, not one team.
+   */
+  overrideBreakingChange(p: Principal): void {
+    if (p.scope !== "organization") {
+      throw forbidden("Only organization-scoped API keys and organization owners may publish a breaking change with allowBreaking=true; raise the contract's major version instead.");
+    }
+  },
 };

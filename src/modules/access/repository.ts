@@ -216,6 +216,22 @@ export const accessRepository = {
     return Number(row.n);
   },
 
+  /**
+   * Approved accesses granted under a data contract that have not ended at `now`: the consumers a
+   * breaking change to that contract would break. At most `limit`, oldest first.
+   */
+  async approvedUnderContract(ex: Executor, organizationId: string, contractId: string, now: string, limit: number): Promise<AccessRecord[]> {
+    const rows = await select(ex)
+      .where("a.organization_id", "=", organizationId)
+      .where("a.provider_data_contract_id", "=", contractId)
+      .where("a.status", "=", "approved")
+      .where((eb) => eb.or([eb("a.end_at", "is", null), eb("a.end_at", ">", now)]))
+      .orderBy("a.row_id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => toRecord(r as Row));
+  },
+
   /** Open accesses a team provides (owns the product of) or consumes, as the catalog stands now. */
   async countOpenForTeam(ex: Executor, organizationId: string, teamId: string, now: string): Promise<number> {
     const row = await ex

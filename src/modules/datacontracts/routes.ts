@@ -10,6 +10,7 @@ import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
 import { contractModels } from "./service.js";
+import { PutContractQuery } from "./versions/shapes.js";
 
 const FormatQuery = {
   format: Type.Optional(
@@ -30,6 +31,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     config,
     ...ownedFilters,
     readQuery: FormatQuery,
+    writeQuery: PutContractQuery.properties,
     present: asRequested,
   });
 

@@ -8,6 +8,7 @@ import type { DocumentDefinition, DocumentService } from "../shared/document-ser
 import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { DataContract } from "./shapes.js";
+import type { ContractVersionService } from "./versions/service.js";
 
 export { checkSchema } from "../../contract-formats/dcs09.js";
 
@@ -16,6 +17,8 @@ export const contractFacts = (contract: DataContract) => contractFormatOf(contra
 export interface DataContractHooks {
   /** Requested, approved or active accesses requested under the contract. */
   countOpenAccesses(ex: Executor, organizationId: string, contractId: string): Promise<number>;
+  /** The contract's history and its breaking-change gate (PRODUCT.md §9). */
+  versions?: ContractVersionService;
 }
 
 /** The output ports (as `product/port`) that offer their data under the contract. */
@@ -51,9 +54,20 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
       return violations;
     },
     checkDeletable: (ex, organizationId, contract) => checkNotInUse(hooks, ex, organizationId, contract.id),
-    emitChange(emit, id, before, after) {
-      emit(before === undefined ? "DataContractCreatedEvent" : after === undefined ? "DataContractDeletedEvent" : "DataContractUpdatedEvent", id);
+    ...(hooks.versions ? versionHooks(hooks.versions) : {}),
+    emitChange(emit, id, before, after, extras) {
+      if (before === undefined) emit("DataContractCreatedEvent", id);
+      else if (after === undefined) emit("DataContractDeletedEvent", id);
+      else emit("DataContractUpdatedEvent", id, { breaking: extras?.breaking ?? false });
     },
+  };
+}
+
+/** Every write keeps its document as a version; an update passes the breaking-change gate first. */
+function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition<DataContract>, "review" | "written"> {
+  return {
+    review: async (ex, p, before, after, options) => versions.review(ex, p, before, after, options.allowBreaking === "true"),
+    written: async (ex, p, id, after) => (after === undefined ? versions.forget(ex, p.organizationId, id) : versions.record(ex, p, id, after)),
   };
 }
 

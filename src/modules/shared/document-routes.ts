@@ -21,6 +21,8 @@ export interface DocumentRoutesOptions<D extends Document> {
   toFilter?: (query: Record<string, string | undefined>) => Omit<ListFilter, "offset" | "limit">;
   /** Query parameters of GET one that choose another representation (e.g. `format=odcs`). */
   readQuery?: TProperties;
+  /** Query parameters a PUT accepts, passed to the service as write options. */
+  writeQuery?: TProperties;
   /** The representation GET one answers with; the stored document when absent. */
   present?: (doc: D, query: Record<string, string | undefined>) => unknown;
   /** Ids may contain `/` (hierarchical tags): the id is then the rest of the path. */
@@ -105,13 +107,15 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
           "Upsert with a client-chosen id. Answers 200 whether it created or updated, with the new ETag. The body may be JSON or YAML (application/yaml).",
         params,
         headers: ConditionalHeaders,
+        ...(o.writeQuery ? { querystring: Type.Object(o.writeQuery) } : {}),
         body: o.schema,
         response: { 200: o.schema, ...errors(403, 409, 412, 413, 415, 422) },
       },
       config: { yamlBody: true },
     },
     async (request: OneParams, reply) => {
-      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request));
+      const options = (o.writeQuery ? request.query : {}) as Record<string, string | undefined>;
+      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request), options);
       reply.header("location-html", htmlUrl(idOf(request)));
       reply.header("etag", etagOf(doc));
       return doc;

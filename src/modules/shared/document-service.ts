@@ -4,6 +4,7 @@ import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, preconditionFailed, type FieldViolation } from "../../platform/errors.js";
+import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
 
@@ -28,13 +29,23 @@ export interface DocumentDefinition<D extends Document> {
   authorizeRead?(p: Principal): void;
   /** Checks that need the database (references to other resources). */
   validate?(ex: Executor, organizationId: string, doc: D): Promise<FieldViolation[]>;
-  /** Emits the change's events; `after` undefined = deleted. */
-  emitChange(emit: Emit, id: string, before: D | undefined, after: D | undefined): void;
+  /** Emits the change's events; `after` undefined = deleted; `extras` come from `review`. */
+  emitChange(emit: Emit, id: string, before: D | undefined, after: D | undefined, extras?: EventExtras): void;
+  /**
+   * Judges an update inside its transaction (a contract's breaking-change gate): throws to refuse
+   * it, or returns payload members for its Updated event. `options` are the PUT's query parameters.
+   */
+  review?(ex: Executor, p: Principal, before: D, after: D, options: WriteOptions): Promise<EventExtras | undefined>;
+  /** Runs in the transaction after a document was written (`after`) or deleted (undefined). */
+  written?(ex: Executor, p: Principal, id: string, after: D | undefined): Promise<void>;
   /** Throws 409 when the change would pull something in use from under it. */
   checkUpdatable?(ex: Executor, organizationId: string, before: D, after: D): Promise<void>;
   /** Throws 409 when the document is still in use and cannot be deleted. */
   checkDeletable?(ex: Executor, organizationId: string, doc: D): Promise<void>;
 }
+
+/** Query parameters of a PUT that a definition's `review` may read (`allowBreaking`). */
+export type WriteOptions = Record<string, string | undefined>;
 
 export interface PutResult<D> {
   doc: D;
@@ -83,7 +94,7 @@ export class DocumentService<D extends Document> {
     protected readonly clock: Clock,
   ) {}
 
-  async put(p: Principal, id: string, body: Record<string, unknown>, conditions: Preconditions = {}): Promise<PutResult<D>> {
+  async put(p: Principal, id: string, body: Record<string, unknown>, conditions: Preconditions = {}, options: WriteOptions = {}): Promise<PutResult<D>> {
     if (body.id !== undefined && body.id !== id) {
       throw invalid(`The body's id must equal the id in the path ('${id}') or be absent.`, [
         { field: "id", message: `must equal '${id}' or be absent` },
@@ -102,11 +113,13 @@ export class DocumentService<D extends Document> {
       // A PUT that changes nothing writes nothing and tells no one.
       if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
+      const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       const columns = { ...this.definition.columns(after), doc: after };
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
       else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
-      this.definition.emitChange(emit, id, before, after);
+      await this.definition.written?.(trx, p, id, after);
+      this.definition.emitChange(emit, id, before, after, extras);
       return { doc: after, created: before === undefined };
     });
   }
@@ -137,6 +150,7 @@ export class DocumentService<D extends Document> {
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);
+      await this.definition.written?.(trx, p, id, undefined);
       this.definition.emitChange(emit, id, existing.doc, undefined);
     });
   }

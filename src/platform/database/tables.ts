@@ -159,6 +159,19 @@ export interface SignInFailuresTable {
   window_started_at: string;
 }
 
+/** Every document a data contract has had, numbered from 1 per contract. */
+export interface ContractVersionsTable {
+  organization_id: string;
+  contract_id: string;
+  n: number;
+  /** The document's own version string (ODCS `version`, DCS `info.version`). */
+  version: string | null;
+  doc: string;
+  /** Who stored it: `api-key:<id>`, `user:<id>` or `system`. */
+  principal: string;
+  created_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -171,4 +184,5 @@ export interface DB {
   invitations: InvitationsTable;
   sign_in_failures: SignInFailuresTable;
   test_results: TestResultsTable;
+  contract_versions: ContractVersionsTable;
 }

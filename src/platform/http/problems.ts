@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
-import { Problem, problemTitle, problemType, type FieldViolation } from "../errors.js";
+import { Problem, ProblemWithMembers, problemTitle, problemType, type FieldViolation } from "../errors.js";
 import type { App } from "./types.js";
 import { joinPath, renderPath } from "../paths.js";
 import { positionViolations } from "./yaml-body.js";
@@ -8,6 +8,8 @@ export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem): FastifyReply {
   const body: Record<string, unknown> = {
+    // Extension members first, so that none can stand in for a standard one.
+    ...(problem instanceof ProblemWithMembers ? problem.members : {}),
     type: problemType(problem.status),
     title: problemTitle(problem.status),
     status: problem.status,

@@ -10,6 +10,7 @@ import accessSemantics from "./0030_access_semantics.js";
 import accessContract from "./0031_access_contract.js";
 import testResults from "./0050_test_results.js";
 import apiKeyRevoker from "./0051_api_key_revoker.js";
+import contractVersions from "./0070_contract_versions.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0031_access_contract": accessContract,
   "0050_test_results": testResults,
   "0051_api_key_revoker": apiKeyRevoker,
+  "0070_contract_versions": contractVersions,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,7 +44,9 @@ export async function migrateToLatest(database: Database, upTo?: string): Promis
     database.dialect === "postgres"
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: schema });
+  // Migrations of different areas are independent of each other, and a database may have applied
+  // a later-numbered one before an earlier-numbered one arrived: apply whatever is pending.
+  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
   const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -1,0 +1,77 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import type { ContractDocument } from "../../../contract-formats/index.js";
+import { pageWindow, sendPage } from "../../../platform/http/paging.js";
+import { errors, IdParams, PageQuery } from "../../../platform/http/shapes.js";
+import { principalOf, type App } from "../../../platform/http/types.js";
+import type { ContractVersionService } from "./service.js";
+import { ChangeReportSchema, ChangesQuery, ContractVersionSchema, ContractVersionSummarySchema, VersionParams } from "./shapes.js";
+
+/** A contract's versions and the differences between them (PRODUCT.md §9). */
+export function contractVersionRoutes(app: App, versions: ContractVersionService): void {
+  app.get(
+    "/api/datacontracts/:id/versions",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "List a data contract's versions",
+        description: "Every document the contract has had, the current one included, newest first.",
+        params: IdParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(ContractVersionSummarySchema), ...errors(404) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { p?: string; pageSize?: string } }>, reply) => {
+      const { page, size, offset } = pageWindow(request.query);
+      const rows = await versions.list(principalOf(request), request.params.id, offset, size + 1);
+      return sendPage(request, reply, rows, size, page);
+    },
+  );
+
+  app.get(
+    "/api/datacontracts/:id/versions/:n",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Read one version of a data contract",
+        params: VersionParams,
+        response: { 200: ContractVersionSchema, ...errors(404) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string; n: string } }>) => versions.get(principalOf(request), request.params.id, Number(request.params.n)),
+  );
+
+  app.get(
+    "/api/datacontracts/:id/changes",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Compare two versions of a data contract",
+        description: "The differences between versions `from` and `to` on their normalized models, each breaking or not, with the approved accesses a breaking change would affect.",
+        params: IdParams,
+        querystring: ChangesQuery,
+        response: { 200: ChangeReportSchema, ...errors(404) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>) => {
+      const { from, to } = request.query;
+      return versions.changesBetween(principalOf(request), request.params.id, from === undefined ? undefined : Number(from), to === undefined ? undefined : Number(to));
+    },
+  );
+
+  app.post(
+    "/api/datacontracts/:id/changes",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Compare a proposed document with a data contract",
+        description: "What storing the proposed document would change, and whom it would break. Nothing is stored.",
+        params: IdParams,
+        body: Type.Object({}, { additionalProperties: true, description: "The proposed data contract, JSON or YAML." }),
+        response: { 200: ChangeReportSchema, ...errors(404, 413, 415, 422) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string } }>) =>
+      versions.changesProposed(principalOf(request), request.params.id, request.body as ContractDocument),
+  );
+}

@@ -1,0 +1,157 @@
+import { contractFormatOf, type ContractDocument } from "../../../contract-formats/index.js";
+import { diffModels } from "../../../contract-changes/diff.js";
+import type { ContractChange } from "../../../contract-changes/rules.js";
+import { principalOf, type Actor } from "../../../events/log.js";
+import { principalNames } from "../../../events/principal-names.js";
+import type { Principal } from "../../../platform/auth.js";
+import type { Clock } from "../../../platform/clock.js";
+import type { Database, Executor } from "../../../platform/database/index.js";
+import { invalid, notFound, ProblemWithMembers } from "../../../platform/errors.js";
+import { policy } from "../../../policies/index.js";
+import { accessRepository } from "../../access/repository.js";
+import { resourceRepository } from "../../shared/resource-repository.js";
+import { contractVersionRepository } from "./repository.js";
+
+/** How many affected accesses a comparison names; the count says whether there are more. */
+const MAX_AFFECTED = 1000;
+
+export interface AffectedAccess {
+  id: string;
+  consumerTeamId: string | null;
+  consumerDataProductId: string | null;
+}
+
+export interface ChangeReport {
+  from: number | "current";
+  to: number | "proposed";
+  breaking: boolean;
+  changes: Array<ContractChange & { affectedAccesses: string[] }>;
+  /** Approved accesses under the contract that have not ended: whom a breaking change breaks. */
+  affectedAccesses: AffectedAccess[];
+}
+
+/** The models of a contract document in any format, flattened across its schemas. */
+export function modelsOf(doc: ContractDocument) {
+  return contractFormatOf(doc)
+    .models(doc)
+    .flatMap((group) => group.models);
+}
+
+/** The semantic-versioning major number of a version string (`2.1.0`, `v3`), if it has one. */
+export function majorOf(version: string | undefined): number | undefined {
+  const match = /^v?(\d+)(?:[.\-+]|$)/i.exec(version?.trim() ?? "");
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * A contract's history (PRODUCT.md §9): every stored document as a numbered version, the
+ * differences between any two or against a proposed document, and the gate that refuses a
+ * breaking change while approved accesses depend on the contract.
+ */
+export class ContractVersionService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The stored contract, or 404: versions are read like the contract itself (any key of its organization). */
+  private async current(p: Principal, id: string): Promise<ContractDocument & { id: string }> {
+    const found = await resourceRepository.get<ContractDocument & { id: string }>(this.database.db, p.organizationId, "datacontract", id);
+    if (!found) throw notFound("Data contract", id);
+    return found.doc;
+  }
+
+  async list(p: Principal, id: string, offset: number, limit: number) {
+    await this.current(p, id);
+    const versions = await contractVersionRepository.list(this.database.db, p.organizationId, id, offset, limit);
+    const names = await principalNames(this.database.db, p.organizationId, versions.map((v) => v.principal));
+    return versions.map((v) => ({ ...v, principalName: names.get(v.principal) ?? v.principal }));
+  }
+
+  async get(p: Principal, id: string, n: number) {
+    await this.current(p, id);
+    const version = await contractVersionRepository.get(this.database.db, p.organizationId, id, n);
+    if (!version) throw notFound(`Version ${n} of data contract`, id);
+    const names = await principalNames(this.database.db, p.organizationId, [version.principal]);
+    return { n: version.n, version: version.version, principal: version.principal, principalName: names.get(version.principal) ?? version.principal, createdAt: version.createdAt, document: version.doc };
+  }
+
+  /** Differences between stored versions `from` and `to` (default: the two newest). */
+  async changesBetween(p: Principal, id: string, from: number | undefined, to: number | undefined): Promise<ChangeReport> {
+    await this.current(p, id);
+    const newest = (await contractVersionRepository.list(this.database.db, p.organizationId, id, 0, 1))[0]?.n ?? 1;
+    const toN = to ?? newest;
+    const fromN = from ?? Math.max(1, toN - 1);
+    const [a, b] = await Promise.all([this.versionDoc(p, id, fromN), this.versionDoc(p, id, toN)]);
+    return this.report(this.database.db, p.organizationId, id, fromN, toN, diffModels(modelsOf(a), modelsOf(b)));
+  }
+
+  /** Differences between the current document and a proposed one, without storing anything. */
+  async changesProposed(p: Principal, id: string, proposed: ContractDocument): Promise<ChangeReport> {
+    const current = await this.current(p, id);
+    const candidate = { ...proposed, id };
+    const violations = contractFormatOf(candidate).validate(candidate);
+    if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
+    return this.report(this.database.db, p.organizationId, id, "current", "proposed", diffModels(modelsOf(current), modelsOf(candidate)));
+  }
+
+  /**
+   * The breaking-change gate, run inside the transaction of a contract update: answers whether the
+   * change is breaking, and refuses it (409, with the changes and the accesses they would break)
+   * when approved accesses depend on the contract, unless the document raises its major version
+   * or an organization-scoped principal says `allowBreaking`.
+   */
+  async review(ex: Executor, p: Principal, before: ContractDocument & { id: string }, after: ContractDocument, allowBreaking: boolean): Promise<{ breaking: boolean }> {
+    if (allowBreaking) policy.overrideBreakingChange(p);
+    const breakingChanges = diffModels(modelsOf(before), modelsOf(after)).filter((c) => c.breaking);
+    if (breakingChanges.length === 0) return { breaking: false };
+    if (allowBreaking) return { breaking: true };
+    const majorBefore = majorOf(contractFormatOf(before).facts(before).version);
+    const majorAfter = majorOf(contractFormatOf(after).facts(after).version);
+    if (majorBefore !== undefined && majorAfter !== undefined && majorAfter > majorBefore) return { breaking: true };
+
+    const report = await this.report(ex, p.organizationId, before.id, "current", "proposed", breakingChanges);
+    if (report.affectedAccesses.length === 0) return { breaking: true };
+    throw new ProblemWithMembers(
+      409,
+      `This change to data contract '${before.id}' is breaking (${breakingChanges.length} breaking change(s)) and ${report.affectedAccesses.length} approved access(es) depend on it. ` +
+        "Raise the contract's major version, or, with an organization key, repeat the request with ?allowBreaking=true.",
+      { breakingChanges: report.changes, affectedAccesses: report.affectedAccesses },
+    );
+  }
+
+  /** Keeps the document just written as the contract's next version (same transaction). */
+  async record(ex: Executor, actor: Actor, id: string, doc: ContractDocument): Promise<void> {
+    await contractVersionRepository.append(ex, {
+      organizationId: actor.organizationId,
+      contractId: id,
+      version: contractFormatOf(doc).facts(doc).version ?? null,
+      doc,
+      principal: principalOf(actor),
+      at: this.clock.now().toISOString(),
+    });
+  }
+
+  async forget(ex: Executor, organizationId: string, id: string): Promise<void> {
+    await contractVersionRepository.deleteAll(ex, organizationId, id);
+  }
+
+  private async versionDoc(p: Principal, id: string, n: number): Promise<ContractDocument> {
+    const version = await contractVersionRepository.get(this.database.db, p.organizationId, id, n);
+    if (!version) throw notFound(`Version ${n} of data contract`, id);
+    return { ...(version.doc as ContractDocument), id };
+  }
+
+  private async report(ex: Executor, organizationId: string, id: string, from: ChangeReport["from"], to: ChangeReport["to"], changes: ContractChange[]): Promise<ChangeReport> {
+    const breaking = changes.some((c) => c.breaking);
+    const accesses = breaking ? await accessRepository.approvedUnderContract(ex, organizationId, id, this.clock.now().toISOString(), MAX_AFFECTED) : [];
+    const ids = accesses.map((a) => a.id);
+    return {
+      from,
+      to,
+      breaking,
+      changes: changes.map((c) => ({ ...c, affectedAccesses: c.breaking ? ids : [] })),
+      affectedAccesses: accesses.map((a) => ({ id: a.id, consumerTeamId: a.consumerTeamId, consumerDataProductId: a.consumerDataProductId })),
+    };
+  }
+}
