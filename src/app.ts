@@ -1,6 +1,6 @@
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyServerOptions } from "fastify";
 import { eventRoutes } from "./events/routes.js";
 import { eventComponentSchemas } from "./events/shapes.js";
 import { apiKeyRoutes } from "./modules/api-keys/routes.js";
@@ -57,7 +57,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
     // One line per request, written when it completes (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: true,

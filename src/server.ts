@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from "fastify";
 import { buildApp } from "./app.js";
+import { cliCommand } from "./cli/command-name.js";
 import { PostgresCommitListener } from "./events/notifier.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
@@ -92,13 +93,13 @@ async function bootstrap(services: Services, print: (text: string) => void): Pro
       "",
       `    curl -H 'x-api-key: ${created.apiKey}' ${appUrl}/api/teams`,
       "",
-      "More keys: `steward key create --org " + created.organizationId + "` or POST /api/api-keys.",
+      `More keys: \`${cliCommand()} key create --org ${created.organizationId}\` or POST /api/api-keys.`,
       "",
       "To use the web app, open this one-time link (valid 24 hours) to choose the first owner's email and password:",
       "",
       `    ${setupUrl}`,
       "",
-      "(Or: steward user create --org " + created.organizationId + " --email you@example.com --owner)",
+      `(Or: ${cliCommand()} user create --org ${created.organizationId} --email you@example.com --owner)`,
       "",
       "",
     ].join("\n"),

@@ -29,6 +29,10 @@ export const OPERATION_IDS: Record<string, string> = {
   "DELETE /api/datacontracts/{id}": "deleteDataContract",
   "GET /api/datacontracts/{id}/datacontract.yaml": "getDataContractYaml",
   "GET /api/datacontracts/{id}/models": "getDataContractModels",
+  "GET /api/datacontracts/{id}/versions": "getDataContractVersions",
+  "GET /api/datacontracts/{id}/versions/{n}": "getDataContractVersion",
+  "GET /api/datacontracts/{id}/changes": "getDataContractChanges",
+  "POST /api/datacontracts/{id}/changes": "previewDataContractChanges",
   "POST /api/schemas/validate": "validateSchema",
   "GET /api/access": "getAccessList",
   "POST /api/access": "createAccess",
@@ -76,8 +80,8 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /auth/sign-out": "signOut",
   "GET /auth/session": "getSession",
   "POST /auth/switch-organization": "switchOrganization",
-  "GET /auth/setup": "getSetup",
-  "POST /auth/setup": "completeSetup",
+  "GET /auth/invitation": "getInvitation",
+  "POST /auth/invitation": "acceptInvitation",
 };
 
 /** "GET /api/teams/{id}" for a Fastify route: `:id` as `{id}`, a trailing `*` as the id it stands for. */
