@@ -5,6 +5,7 @@
  */
 import avsc from "avsc";
 import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
+import { Definitions } from "./definitions.js";
 import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, nestsDeeperThan, quote } from "./text.js";
 import type { Path } from "./text.js";
 
@@ -337,8 +338,8 @@ export function renderAvroType(schema: unknown, depth = 0): string {
 
 interface Normalize {
   named: Map<string, Record<string, unknown>>;
-  /** Records being expanded on the current branch: a recursive reference is not expanded again. */
-  expanding: Set<string>;
+  /** Named types by full name: described at their first use, referred to at every other. */
+  definitions: Definitions<string>;
 }
 
 function normalizeType(name: string, schema: unknown, namespace: string, n: Normalize, depth: number): NormalizedField {
@@ -348,8 +349,12 @@ function normalizeType(name: string, schema: unknown, namespace: string, n: Norm
     const nonNull = schema.filter((b) => b !== "null" && !(isRecord(b) && b.type === "null"));
     const nullable = nonNull.length < schema.length;
     if (nonNull.length === 1) {
+      // The inner field itself, not a copy: it may be a type's first use, which a definition
+      // takes its description from at the end.
       const inner = normalizeType(name, nonNull[0], namespace, n, depth + 1);
-      return { ...inner, physicalType: field.physicalType, required: !nullable };
+      inner.physicalType = field.physicalType;
+      inner.required = !nullable;
+      return inner;
     }
     field.type = nonNull.length === 0 ? "null" : "union";
     field.required = !nullable;
@@ -375,15 +380,17 @@ function normalizeType(name: string, schema: unknown, namespace: string, n: Norm
     case "record":
     case "error": {
       field.type = "object";
-      if (full === undefined || n.expanding.has(full)) return field;
-      n.expanding.add(full);
+      if (full === undefined) return field;
+      if (n.definitions.has(full)) return n.definitions.refer(full, field);
+      n.definitions.begin(full, full, field, renderAvroType(def));
       const inner = innerNamespace(full, def, namespace);
       field.fields = (def.fields as unknown[]).filter(isRecord).map((f) => normalizeAvroField(f, inner, n, depth + 1));
-      n.expanding.delete(full);
       return field;
     }
     case "enum":
       field.type = "enum";
+      if (full !== undefined && n.definitions.has(full)) return n.definitions.refer(full, field);
+      if (full !== undefined) n.definitions.begin(full, full, field, renderAvroType(def));
       field.symbols = (def.symbols as unknown[]).filter((s): s is string => typeof s === "string");
       return field;
     case "fixed":
@@ -457,20 +464,22 @@ export function parseAvroSource(source: SpecSource, base: string): ParseResult {
     if (issues.count !== before) earlierProblems = true;
   }
   const models: NormalizedModel[] = [];
+  const definitions = new Definitions<string>();
   if (issues.count === 0) {
-    const n: Normalize = { named: w.named, expanding: new Set() };
+    const n: Normalize = { named: w.named, definitions };
     for (const record of records) {
       const full = fullName(String(record.name), typeof record.namespace === "string" ? record.namespace : "");
-      n.expanding.add(full);
+      // The model is the record's first use: a later record, or the record itself, refers to it.
+      const described: NormalizedField = { name: full, type: "object", physicalType: renderAvroType(record), required: true };
+      definitions.begin(full, full, described, renderAvroType(record));
       const inner = innerNamespace(full, record, "");
-      const fields = (record.fields as unknown[]).filter(isRecord).map((f) => normalizeAvroField(f, inner, n, 1));
-      n.expanding.delete(full);
-      const model: NormalizedModel = { name: String(record.name), kind: "record", fields };
+      described.fields = (record.fields as unknown[]).filter(isRecord).map((f) => normalizeAvroField(f, inner, n, 1));
+      const model: NormalizedModel = { name: String(record.name), kind: "record", fields: described.fields };
       if (typeof record.doc === "string") model.description = record.doc;
       models.push(model);
     }
   }
-  return finish("avro", base, issues, source, models);
+  return finish("avro", base, issues, source, models, definitions.list());
 }
 
 export const avroParser: SchemaParser = {

@@ -36,6 +36,32 @@ describe("bigquery", () => {
   it("checks field name length and characters", () => {
     expect(fieldsOf([{ name: "a".repeat(300), type: "STRING" }])).toEqual([]);
     expect(fieldsOf([{ name: "a".repeat(301), type: "STRING" }])).toEqual(["s.schema.fields[0].name"]);
-    expect(fieldsOf([{ name: "_ok_1", type: "STRING" }, { name: "café", type: "STRING" }])).toEqual(["s.schema.fields[1].name"]);
+    expect(fieldsOf([{ name: "_ok_1", type: "STRING" }, { name: "ca.fé", type: "STRING" }])).toEqual(["s.schema.fields[1].name"]);
+  });
+
+  it("accepts flexible column names and refuses what BigQuery refuses", () => {
+    expect(fieldsOf([
+      { name: "Order Total", type: "NUMERIC" }, { name: "prix-ht", type: "STRING" }, { name: "straße", type: "STRING" },
+      { name: "1st", type: "INT64" }, { name: "a&b%c=d+e:f'g<h>i#j|k", type: "STRING" }, { name: "名前", type: "STRING" },
+    ])).toEqual([]);
+    expect(fieldsOf([
+      { name: "a.b", type: "STRING" }, { name: "a/b", type: "STRING" }, { name: "a!", type: "STRING" },
+      { name: "_PARTITIONTIME", type: "TIMESTAMP" }, { name: "_table_suffix", type: "STRING" }, { name: "x".repeat(301), type: "STRING" },
+    ])).toEqual([0, 1, 2, 3, 4, 5].map((i) => `s.schema.fields[${i}].name`));
+  });
+
+  it("reads the bare field list that bq show --schema prints", () => {
+    const printed = JSON.stringify([
+      { name: "order id", type: "STRING", mode: "REQUIRED" },
+      { name: "items", type: "RECORD", mode: "REPEATED", fields: [{ name: "sku", type: "STRING" }] },
+    ], null, 2);
+    const result = bigqueryParser.parse(printed, "s");
+    if (!result.ok) throw new Error(JSON.stringify(result.violations));
+    expect(result.models).toMatchObject([{ name: "table", kind: "table", fields: [{ name: "order id", required: true }, { name: "items", type: "array" }] }]);
+    expect(bigqueryParser.parse({ fields: [{ name: "a", type: "STRING" }] }, "s")).toMatchObject({ ok: true, models: [{ fields: [{ name: "a" }] }] });
+    // Problems in a bare list are located in it.
+    expect(bigqueryParser.parse('[\n  {"name": "a", "type": "STRANG"}\n]', "s")).toMatchObject({
+      ok: false, violations: [{ field: "s[0].type", line: 2, column: 25 }],
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
- * BigQuery table resources (as returned by `tables.get`): one table or an array of them,
- * as JSON text or a value.
+ * BigQuery table resources (as returned by `tables.get`): one table or an array of them; or a
+ * bare field list as `bq show --schema` prints it (or `{"fields": [...]}`), which is one table
+ * without a name. JSON text or a value.
  */
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
 import { Issues, SpecSource, finish, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
@@ -41,7 +42,13 @@ const TABLE_KINDS: Record<string, ModelKind> = {
 
 const MODES = new Set(["NULLABLE", "REQUIRED", "REPEATED"]);
 const RANGE_ELEMENT_TYPES = new Set(["DATE", "DATETIME", "TIMESTAMP"]);
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * BigQuery's flexible column names: letters, marks and digits of any language, connector
+ * punctuation (`_`), dashes, spaces and `& % = + : ' < > # |`, anywhere in the name.
+ */
+const FIELD_NAME = /^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}\p{Zs}&%=+:'<>#|]+$/u;
+/** Prefixes BigQuery keeps for its own pseudo-columns (compared case-insensitively). */
+const RESERVED_PREFIXES = ["_TABLE_", "_FILE_", "_PARTITION", "_ROW_TIMESTAMP", "__ROOT__", "_COLON_"];
 const MAX_FIELD_NAME = 300;
 /** BigQuery allows at most 15 levels of nested RECORDs. */
 const MAX_RECORD_DEPTH = 15;
@@ -119,8 +126,10 @@ function parseField(field: unknown, path: Path, depth: number, issues: Issues): 
   } else if (!FIELD_NAME.test(field.name) || field.name.length > MAX_FIELD_NAME) {
     issues.add(
       [...path, "name"],
-      `invalid field name ${quote(field.name)}: use letters, digits and underscores, starting with a letter or underscore, at most ${MAX_FIELD_NAME} characters`,
+      `invalid column name ${quote(field.name)}: use letters, digits, underscores, dashes, spaces or & % = + : ' < > # |, at most ${MAX_FIELD_NAME} characters`,
     );
+  } else if (RESERVED_PREFIXES.some((prefix) => (field.name as string).toUpperCase().startsWith(prefix))) {
+    issues.add([...path, "name"], `invalid column name ${quote(field.name)}: BigQuery reserves names starting with ${RESERVED_PREFIXES.join(", ")}`);
   } else {
     name = field.name;
   }
@@ -258,10 +267,25 @@ function parseTable(table: unknown, path: Path, issues: Issues): NormalizedModel
   return model;
 }
 
+/** A field list on its own: `[{name, type, ...}]` (`bq show --schema`) or `{fields: [...]}`. */
+function bareFieldList(root: unknown): { fields: unknown; path: Path } | undefined {
+  const isTable = (v: Record<string, unknown>) => v.tableReference !== undefined || v.schema !== undefined;
+  if (Array.isArray(root) && root.length > 0 && isRecord(root[0]) && !isTable(root[0]) && root[0].name !== undefined) {
+    return { fields: root, path: [] };
+  }
+  if (isRecord(root) && !isTable(root) && Array.isArray(root.fields)) return { fields: root.fields, path: ["fields"] };
+  return undefined;
+}
+
 export function parseBigQuerySource(source: SpecSource, base: string): ParseResult {
   const issues = new Issues();
   const models: NormalizedModel[] = [];
   const root = source.value;
+  const bare = bareFieldList(root);
+  if (bare) {
+    models.push({ name: "table", kind: "table", fields: parseFields(bare.fields, bare.path, 0, issues) });
+    return finish("bigquery", base, issues, source, models);
+  }
   const tables: Array<[unknown, Path]> = Array.isArray(root) ? root.map((t, i) => [t, [i]]) : [[root, []]];
   if (Array.isArray(root) && root.length === 0) issues.add([], "at least one table is required");
   const seen = new Map<string, string>();

@@ -2,7 +2,8 @@
  * dbt properties files (`version: 2`, `models[]`), as YAML text or the same structure as a value.
  */
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
-import { Issues, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadYaml, quote } from "./text.js";
+import { Issues, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, quote } from "./text.js";
+import { loadYaml } from "./yaml-text.js";
 import type { Path } from "./text.js";
 
 const TEST_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;

@@ -7,11 +7,15 @@ import { bigqueryParser } from "./bigquery.js";
 import { customParser } from "./custom.js";
 import { dbtParser } from "./dbt.js";
 import { jsonschemaParser } from "./jsonschema.js";
+import { countFields } from "./definitions.js";
+import { DEFAULT_PARSE_LIMITS, specificationBytes, type ParseLimits } from "./limits.js";
 import { joinPath, isRecord, quote } from "./text.js";
 import { SCHEMA_TYPES } from "./types.js";
 import type { ParseResult, SchemaParser, SchemaType } from "./types.js";
 
 export * from "./types.js";
+export { DEFAULT_PARSE_LIMITS, configureParseLimits, parseLimits, type ParseLimits } from "./limits.js";
+export { countFields } from "./definitions.js";
 
 export const parsers: Readonly<Record<SchemaType, SchemaParser>> = {
   dbt: dbtParser,
@@ -32,9 +36,20 @@ export function normalizeSchemaType(type: unknown): SchemaType | undefined {
  * Parses one specification of a known type. Never throws: an unexpected failure inside a parser
  * becomes a violation on the specification.
  */
-export function parseSpecification(type: SchemaType, specification: unknown, basePath: string): ParseResult {
+export function parseSpecification(type: SchemaType, specification: unknown, basePath: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
+  // Every kind, custom included: a specification is stored with its contract.
+  const bytes = specificationBytes(specification);
+  if (bytes > limits.maxSpecificationBytes) {
+    const message = `the specification is ${bytes} bytes, more than the limit of ${limits.maxSpecificationBytes} (MAX_SPECIFICATION_BYTES)`;
+    return { ok: false, violations: [{ field: basePath, message }] };
+  }
   try {
-    return parsers[type].parse(specification, basePath);
+    const result = parsers[type].parse(specification, basePath, limits);
+    if (result.ok && countFields([...result.models.map((m) => m.fields), result.definitions]) > limits.maxFields) {
+      const message = `the normalized models would have more than ${limits.maxFields} fields, the limit for one contract (MAX_MODEL_FIELDS)`;
+      return { ok: false, violations: [{ field: basePath, message }] };
+    }
+    return result;
   } catch (error) {
     const reason = error instanceof RangeError ? "it is too large or too deeply nested" : "it could not be processed";
     return { ok: false, violations: [{ field: basePath, message: `the specification is invalid: ${reason}` }] };
@@ -45,7 +60,7 @@ export function parseSpecification(type: SchemaType, specification: unknown, bas
  * Validates a Schema object and parses its specification.
  * @param basePath path of the Schema object in the request body, e.g. `schema[0]`
  */
-export function parseSchema(schema: unknown, basePath: string): ParseResult {
+export function parseSchema(schema: unknown, basePath: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   if (!isRecord(schema)) {
     return { ok: false, violations: [{ field: basePath, message: "a schema must be an object with type and specification" }] };
   }
@@ -63,5 +78,5 @@ export function parseSchema(schema: unknown, basePath: string): ParseResult {
     violations.push({ field: specPath, message: "specification is required" });
   }
   if (violations.length > 0 || type === undefined) return { ok: false, violations };
-  return parseSpecification(type, schema.specification, specPath);
+  return parseSpecification(type, schema.specification, specPath, limits);
 }

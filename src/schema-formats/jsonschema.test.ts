@@ -32,4 +32,55 @@ describe("jsonschema", () => {
       ["a", "string", false], ["b", "timestamp", true], ["c", "integer", false],
     ]);
   });
+
+  it("reads 2020-12: $defs, prefixItems, $anchor, dependentSchemas, unevaluatedProperties", () => {
+    const result = jsonschemaParser.parse(JSON.stringify({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $id: "https://example.com/order.schema.json",
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { $ref: "#/$defs/id" },
+        customer: { $ref: "#customer" },
+        point: { type: "array", prefixItems: [{ type: "number" }], items: false },
+      },
+      dependentSchemas: { customer: { required: ["id"] } },
+      unevaluatedProperties: false,
+      $defs: {
+        id: { type: "string", format: "uuid" },
+        customer: { $anchor: "customer", type: "object", properties: { name: { type: "string" } } },
+      },
+    }), "s");
+    if (!result.ok) throw new Error(JSON.stringify(result.violations));
+    expect(result.models[0].name).toBe("order");
+    expect(result.models[0].fields.map((f) => [f.name, f.type, f.required])).toEqual([
+      ["id", "string", true], ["customer", "object", false], ["point", "array", false],
+    ]);
+    expect(result.models[0].fields[1].fields?.map((f) => f.name)).toEqual(["name"]);
+    expect(result.models[0].fields[2].items).toMatchObject({ type: "number" });
+  });
+
+  it("reads 2019-09 with $recursiveRef", () => {
+    const result = jsonschemaParser.parse({
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      title: "Tree",
+      $recursiveAnchor: true,
+      type: "object",
+      properties: { label: { type: "string" }, children: { type: "array", items: { $recursiveRef: "#" } } },
+    }, "s");
+    if (!result.ok) throw new Error(JSON.stringify(result.violations));
+    expect(result.models[0].fields[1].items).toMatchObject({ type: "object", ref: "Tree#" });
+  });
+
+  it("meta-validates against the draft $schema names", () => {
+    const base = { type: "object", properties: { a: { type: "array", prefixItems: { type: "string" } } } };
+    // prefixItems means nothing to draft-07, and must be a list in 2020-12.
+    expect(jsonschemaParser.parse(base, "s").ok).toBe(true);
+    expect(jsonschemaParser.parse({ $schema: "https://json-schema.org/draft/2020-12/schema", ...base }, "s")).toMatchObject({
+      ok: false, violations: [{ field: "s.properties.a.prefixItems" }],
+    });
+    expect(jsonschemaParser.parse({ $schema: "http://json-schema.org/draft-04/schema#", ...base }, "s")).toMatchObject({
+      ok: false, violations: [{ field: "s.$schema", message: expect.stringContaining("2020-12") }],
+    });
+  });
 });

@@ -1,40 +1,77 @@
 /**
- * JSON Schema (draft-07): one schema object or an array of them, as JSON text or a value.
- * A specification that turns out to be an Avro record is handed to the Avro parser.
+ * JSON Schema (draft-07, 2019-09 and 2020-12, by `$schema`; draft-07 when absent): one schema
+ * object or an array of them, as JSON text or a value. A specification that turns out to be an
+ * Avro record is handed to the Avro parser.
  */
 import { Ajv } from "ajv";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import formatsModule from "ajv-formats";
 import type { FormatsPlugin } from "ajv-formats";
 import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
 import { looksLikeAvro, parseAvroSource } from "./avro.js";
+import { Definitions } from "./definitions.js";
+import { DEFAULT_PARSE_LIMITS, FieldLimitExceeded, type ParseLimits } from "./limits.js";
 import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, nestsDeeperThan, quote } from "./text.js";
 import type { Path, Segment } from "./text.js";
 
 // ajv-formats is CommonJS with an `exports.default`; under NodeNext the default import is the module.
-const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as unknown as (ajv: Ajv) => Ajv;
 
-const DRAFT_07 = "http://json-schema.org/draft-07/schema";
+type Draft = "draft-07" | "2019-09" | "2020-12";
+
+/** The drafts Steward validates against, by the meta-schema URI `$schema` names (without `#`). */
+const DRAFTS: ReadonlyArray<{ draft: Draft; uri: string; spellings: string[]; create: (options: Options) => Ajv }> = [
+  {
+    draft: "draft-07",
+    uri: "http://json-schema.org/draft-07/schema",
+    spellings: ["http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema"],
+    create: (options) => new Ajv(options),
+  },
+  {
+    draft: "2019-09",
+    uri: "https://json-schema.org/draft/2019-09/schema",
+    spellings: ["https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft/2019-09/schema"],
+    create: (options) => new Ajv2019(options) as unknown as Ajv,
+  },
+  {
+    draft: "2020-12",
+    uri: "https://json-schema.org/draft/2020-12/schema",
+    spellings: ["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft/2020-12/schema"],
+    create: (options) => new Ajv2020(options) as unknown as Ajv,
+  },
+];
+
+function draftOf(schema: Record<string, unknown>): (typeof DRAFTS)[number] | undefined {
+  if (schema.$schema === undefined) return DRAFTS[0];
+  if (typeof schema.$schema !== "string") return undefined;
+  const uri = schema.$schema.replace(/#$/, "");
+  return DRAFTS.find((d) => d.spellings.includes(uri));
+}
+
 /** Normalization stops expanding below this depth (recursive `$ref`s are cut earlier, at the cycle). */
 const MAX_NORMALIZE_DEPTH = 32;
 
 /**
- * One shared validator for the draft-07 meta-schema. It only ever validates user schemas as
- * data, so it never registers them; compiling a user schema uses a fresh instance (see `compiles`).
+ * One shared validator per draft's meta-schema. It only ever validates user schemas as data, so
+ * it never registers them; compiling a user schema uses a fresh instance (see `compileError`).
  */
-let metaValidator: ValidateFunction | undefined;
-function metaValidate(schema: unknown): ErrorObject[] {
-  if (!metaValidator) {
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    metaValidator = ajv.getSchema(DRAFT_07) ?? ajv.compile(ajv.getSchema(DRAFT_07)!.schema as object);
+const metaValidators = new Map<Draft, ValidateFunction>();
+function metaValidate(schema: unknown, draft: (typeof DRAFTS)[number]): ErrorObject[] {
+  let validate = metaValidators.get(draft.draft);
+  if (!validate) {
+    const ajv = draft.create({ strict: false, allErrors: true });
+    validate = ajv.getSchema(draft.uri)!;
+    metaValidators.set(draft.draft, validate);
   }
-  return metaValidator(schema) ? [] : [...(metaValidator.errors ?? [])];
+  return validate(schema) ? [] : [...(validate.errors ?? [])];
 }
 
 /** Compiles with a throwaway instance, so `$id`s of earlier calls cannot clash with this one. */
-function compileError(schema: Record<string, unknown>): string | undefined {
+function compileError(schema: Record<string, unknown>, draft: (typeof DRAFTS)[number]): string | undefined {
   try {
-    const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    const ajv = draft.create({ strict: false, allErrors: true, validateSchema: false, inlineRefs: false, code: { optimize: false } });
     addFormats(ajv);
     ajv.compile(schema);
     return undefined;
@@ -96,10 +133,19 @@ function metaViolations(root: unknown, errors: ErrorObject[], path: Path, issues
   }
 }
 
-// Keywords whose value is a subschema, a list of subschemas, or a map of them (draft-07).
-const SCHEMA_KEYWORDS = new Set(["items", "additionalItems", "additionalProperties", "contains", "propertyNames", "not", "if", "then", "else"]);
-const SCHEMA_LIST_KEYWORDS = new Set(["items", "allOf", "anyOf", "oneOf"]);
-const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependencies"]);
+// Keywords whose value is a subschema, a list of subschemas, or a map of them (draft-07 to 2020-12).
+const SCHEMA_KEYWORDS = new Set([
+  "items", "additionalItems", "additionalProperties", "contains", "propertyNames", "not", "if", "then", "else",
+  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+]);
+const SCHEMA_LIST_KEYWORDS = new Set(["items", "prefixItems", "allOf", "anyOf", "oneOf"]);
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependencies", "dependentSchemas"]);
+
+/** The reference a schema makes: `$ref`, or the recursive references of 2019-09 and 2020-12. */
+function refOf(schema: Record<string, unknown>): string | undefined {
+  for (const key of ["$ref", "$recursiveRef", "$dynamicRef"]) if (typeof schema[key] === "string") return schema[key] as string;
+  return undefined;
+}
 
 /**
  * Checks what meta-validation cannot: that patterns are valid regular expressions and local
@@ -119,11 +165,13 @@ function checkRefsAndPatterns(root: Record<string, unknown>, path: Path, issues:
   while (stack.length > 0) {
     const [schema, at] = stack.pop()!;
     if (!isRecord(schema)) continue;
-    if (typeof schema.$ref === "string") {
-      if (schema.$ref.startsWith("#")) {
-        if (resolveLocal(root, schema.$ref) === undefined) issues.add([...at, "$ref"], `cannot resolve reference ${quote(schema.$ref)}`);
+    const ref = refOf(schema);
+    if (ref !== undefined) {
+      const key = typeof schema.$ref === "string" ? "$ref" : typeof schema.$recursiveRef === "string" ? "$recursiveRef" : "$dynamicRef";
+      if (ref.startsWith("#")) {
+        if (resolveLocal(root, ref) === undefined) issues.add([...at, key], `cannot resolve reference ${quote(ref)}`);
       } else {
-        external.push([schema.$ref, [...at, "$ref"]]);
+        external.push([ref, [...at, key]]);
       }
     }
     checkRegex(schema.pattern, [...at, "pattern"]);
@@ -144,9 +192,32 @@ function checkRefsAndPatterns(root: Record<string, unknown>, path: Path, issues:
   return external;
 }
 
-/** Resolves `#`, `#/definitions/X`, `#/$defs/X` or any other JSON pointer inside the document. */
-function resolveLocal(root: unknown, ref: string): unknown {
+/** Plain-name fragments (`#name`) by the `$anchor`, `$dynamicAnchor` or draft-07 `$id: "#name"` that declares them. */
+const anchorCache = new WeakMap<object, Map<string, unknown>>();
+function anchorsOf(root: Record<string, unknown>): Map<string, unknown> {
+  let anchors = anchorCache.get(root);
+  if (anchors) return anchors;
+  anchors = new Map();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const child of node) if (typeof child === "object" && child !== null) stack.push(child);
+      continue;
+    }
+    if (!isRecord(node)) continue;
+    for (const key of ["$anchor", "$dynamicAnchor"]) if (typeof node[key] === "string" && !anchors.has(node[key] as string)) anchors.set(node[key] as string, node);
+    if (typeof node.$id === "string" && node.$id.startsWith("#") && !anchors.has(node.$id.slice(1))) anchors.set(node.$id.slice(1), node);
+    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) stack.push(child);
+  }
+  anchorCache.set(root, anchors);
+  return anchors;
+}
+
+/** Resolves `#`, `#/definitions/X`, `#/$defs/X` or any other JSON pointer, or a `#name` anchor, inside the document. */
+function resolveLocal(root: Record<string, unknown>, ref: string): unknown {
   if (ref === "#") return root;
+  if (/^#[A-Za-z_][-A-Za-z0-9._]*$/.test(ref)) return anchorsOf(root).get(ref.slice(1));
   if (!ref.startsWith("#/")) return undefined;
   let tokens: string[];
   try {
@@ -169,25 +240,36 @@ export function looksLikeObjectSchema(schema: Record<string, unknown>): boolean 
 
 interface Normalizer {
   root: Record<string, unknown>;
-  /** `$ref`s being expanded on the current branch, to cut cycles. */
-  expanding: Set<string>;
+  /** Prefix of this model's definition names: the model's name. */
+  model: string;
+  /** Every schema described as a field's type, by identity: described once, referred to after. */
+  definitions: Definitions<object>;
+  limits: ParseLimits;
+  fields: number;
 }
 
-/**
- * Follows `$ref`s, recording them in `seen`. A reference to a schema already being expanded
- * higher up (a recursive structure) comes back `cyclic`, so the caller describes it without
- * expanding it again; a chain of references that only loops yields no schema at all.
- */
-function deref(schema: unknown, n: Normalizer, seen: string[]): { schema: unknown; cyclic: boolean } {
+/** A schema reached at a JSON pointer, after following its references. */
+interface Located {
+  schema: unknown;
+  pointer: string;
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Follows references; a chain that only loops yields no schema at all. */
+function deref(schema: unknown, n: Normalizer, pointer: string): Located {
   let current = schema;
-  while (isRecord(current) && typeof current.$ref === "string") {
-    const ref = current.$ref;
-    if (seen.includes(ref)) return { schema: undefined, cyclic: true };
-    if (n.expanding.has(ref)) return { schema: resolveLocal(n.root, ref), cyclic: true };
-    seen.push(ref);
+  let at = pointer;
+  const seen = new Set<string>();
+  for (let ref = isRecord(current) ? refOf(current) : undefined; ref !== undefined; ref = isRecord(current) ? refOf(current) : undefined) {
+    if (seen.has(ref)) return { schema: undefined, pointer: at };
+    seen.add(ref);
     current = resolveLocal(n.root, ref);
+    at = ref;
   }
-  return { schema: current, cyclic: false };
+  return { schema: current, pointer: at };
 }
 
 function typesOf(schema: Record<string, unknown>): string[] | undefined {
@@ -196,20 +278,33 @@ function typesOf(schema: Record<string, unknown>): string[] | undefined {
   return undefined;
 }
 
-/** Merges `allOf` branches that describe objects into one properties/required pair. */
-function objectParts(schema: Record<string, unknown>, n: Normalizer, refs: string[]): { properties: Record<string, unknown>; required: string[] } {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  const add = (s: Record<string, unknown>) => {
-    if (isRecord(s.properties)) Object.assign(properties, s.properties);
-    if (Array.isArray(s.required)) required.push(...s.required.filter((r): r is string => typeof r === "string"));
-  };
-  add(schema);
-  if (Array.isArray(schema.allOf)) {
-    for (const branch of schema.allOf) {
-      const b = deref(branch, n, [...refs]).schema;
-      if (isRecord(b)) add(b);
+/** True when `null` is one of the values the schema allows outright. */
+function allowsNull(schema: Record<string, unknown>, n: Normalizer, pointer: string): boolean {
+  const types = typesOf(schema);
+  if (types !== undefined) return types.includes("null");
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
+  return branches.some((b) => {
+    const resolved = deref(b, n, pointer).schema;
+    return isRecord(resolved) && resolved.type === "null";
+  });
+}
+
+/** Merges `allOf` branches that describe objects into one property list and required set. */
+function objectParts(schema: Record<string, unknown>, n: Normalizer, pointer: string): { properties: Map<string, Located>; required: Set<string> } {
+  const properties = new Map<string, Located>();
+  const required = new Set<string>();
+  const add = (s: Record<string, unknown>, at: string) => {
+    if (isRecord(s.properties)) {
+      for (const [name, sub] of Object.entries(s.properties)) properties.set(name, { schema: sub, pointer: `${at}/properties/${escapeToken(name)}` });
     }
+    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === "string") required.add(r);
+  };
+  add(schema, pointer);
+  if (Array.isArray(schema.allOf)) {
+    schema.allOf.forEach((branch, i) => {
+      const b = deref(branch, n, `${pointer}/allOf/${i}`);
+      if (isRecord(b.schema)) add(b.schema, b.pointer);
+    });
   }
   return { properties, required };
 }
@@ -220,40 +315,48 @@ function renderType(schema: Record<string, unknown>): string {
   return "";
 }
 
-function normalizeField(name: string, input: unknown, inRequired: boolean, n: Normalizer, depth: number): NormalizedField {
-  const refs: string[] = [];
-  const { schema: resolved, cyclic } = deref(input, n, refs);
-  const field: NormalizedField = { name, type: "unknown", physicalType: "", required: inRequired };
-  if (isRecord(input) && typeof input.$ref === "string") field.physicalType = input.$ref;
+function normalizeField(name: string, input: Located, inRequired: boolean, n: Normalizer, depth: number): NormalizedField {
+  if (++n.fields > n.limits.maxFields) throw new FieldLimitExceeded(n.limits.maxFields);
+  const { schema: resolved, pointer } = deref(input.schema, n, input.pointer);
+  const ref = isRecord(input.schema) ? refOf(input.schema) : undefined;
+  const description =
+    isRecord(input.schema) && typeof input.schema.description === "string" ? input.schema.description
+    : isRecord(resolved) && typeof resolved.description === "string" ? resolved.description
+    : undefined;
+  const field: NormalizedField = { name, type: "unknown", physicalType: ref ?? "", required: inRequired };
   if (isRecord(resolved)) {
-    for (const r of refs) n.expanding.add(r);
-    try {
-      describe(field, resolved, n, refs, cyclic ? MAX_NORMALIZE_DEPTH : depth);
-    } finally {
-      for (const r of refs) n.expanding.delete(r);
+    if (n.definitions.has(resolved) && !n.definitions.isSimple(resolved)) {
+      const physicalType = renderType(resolved) || (ref ?? "");
+      return n.definitions.refer(resolved, { name, physicalType, required: inRequired && !allowsNull(resolved, n, pointer), description });
     }
+    const described = depth < MAX_NORMALIZE_DEPTH && !n.definitions.has(resolved);
+    if (described) n.definitions.begin(resolved, `${n.model}${pointer}`, field);
+    describe(field, { schema: resolved, pointer }, n, depth);
+    if (described) n.definitions.end(resolved);
   }
-  const description = isRecord(input) && typeof input.description === "string" ? input.description : isRecord(resolved) ? resolved.description : undefined;
-  if (typeof description === "string") field.description = description;
+  if (description !== undefined) field.description = description;
   return field;
 }
 
-function describe(field: NormalizedField, schema: Record<string, unknown>, n: Normalizer, refs: string[], depth: number): void {
+function describe(field: NormalizedField, at: Located, n: Normalizer, depth: number): void {
+  const schema = at.schema as Record<string, unknown>;
   const rendered = renderType(schema);
   if (rendered !== "") field.physicalType = rendered;
   let types = typesOf(schema);
   let nullable = types?.includes("null") ?? false;
   let target = schema;
+  let targetPointer = at.pointer;
 
   if (types === undefined) {
     // No `type`: a nullable `anyOf`/`oneOf` picks the one non-null branch; otherwise infer.
-    const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-    if (branches) {
-      const resolved = branches.map((b) => deref(b, n, [...refs]).schema);
-      const nonNull = resolved.filter((b) => !(isRecord(b) && b.type === "null"));
+    const keyword = Array.isArray(schema.anyOf) ? "anyOf" : Array.isArray(schema.oneOf) ? "oneOf" : undefined;
+    if (keyword) {
+      const resolved = (schema[keyword] as unknown[]).map((b, i) => deref(b, n, `${at.pointer}/${keyword}/${i}`));
+      const nonNull = resolved.filter((b) => !(isRecord(b.schema) && b.schema.type === "null"));
       nullable = nonNull.length < resolved.length;
-      if (nonNull.length === 1 && isRecord(nonNull[0])) {
-        target = nonNull[0];
+      if (nonNull.length === 1 && isRecord(nonNull[0].schema)) {
+        target = nonNull[0].schema;
+        targetPointer = nonNull[0].pointer;
         types = typesOf(target);
         if (field.physicalType === "") field.physicalType = renderType(target);
       } else {
@@ -265,7 +368,7 @@ function describe(field: NormalizedField, schema: Record<string, unknown>, n: No
     if (types === undefined) {
       const inferred =
         target.properties !== undefined || target.allOf !== undefined ? "object"
-        : target.items !== undefined ? "array"
+        : target.items !== undefined || target.prefixItems !== undefined ? "array"
         : Array.isArray(target.enum) && target.enum.every((v) => typeof v === "string") ? "string"
         : target.const !== undefined ? (typeof target.const === "number" ? "number" : typeof target.const === "boolean" ? "boolean" : "string")
         : undefined;
@@ -286,16 +389,35 @@ function describe(field: NormalizedField, schema: Record<string, unknown>, n: No
   if (field.type === "enum") field.symbols = (target.enum as string[]).slice();
   if (depth >= MAX_NORMALIZE_DEPTH) return;
   if (field.type === "object") {
-    const { properties, required } = objectParts(target, n, refs);
-    if (Object.keys(properties).length > 0) {
-      field.fields = Object.entries(properties).map(([k, v]) => normalizeField(k, v, required.includes(k), n, depth + 1));
+    const { properties, required } = objectParts(target, n, targetPointer);
+    if (properties.size > 0) {
+      field.fields = [...properties].map(([k, v]) => normalizeField(k, v, required.has(k), n, depth + 1));
     } else if (isRecord(target.additionalProperties)) {
       field.type = "map";
-      field.items = normalizeField("values", target.additionalProperties, true, n, depth + 1);
+      field.items = normalizeField("values", { schema: target.additionalProperties, pointer: `${targetPointer}/additionalProperties` }, true, n, depth + 1);
     }
-  } else if (field.type === "array" && isRecord(target.items)) {
-    field.items = normalizeField("items", target.items, true, n, depth + 1);
+  } else if (field.type === "array") {
+    const items = arrayItems(target, n, targetPointer, depth);
+    if (items) field.items = items;
   }
+}
+
+/**
+ * The element type of an array: `items` as one schema; a tuple (`prefixItems` in 2020-12,
+ * `items` as a list before it) with one position is that position, with more a union whose
+ * `fields` are the positions, in order.
+ */
+function arrayItems(target: Record<string, unknown>, n: Normalizer, pointer: string, depth: number): NormalizedField | undefined {
+  if (isRecord(target.items)) return normalizeField("items", { schema: target.items, pointer: `${pointer}/items` }, true, n, depth + 1);
+  const keyword = Array.isArray(target.prefixItems) ? "prefixItems" : Array.isArray(target.items) ? "items" : undefined;
+  if (keyword === undefined) return undefined;
+  const positions = (target[keyword] as unknown[]).map((s, i) => normalizeField(String(i), { schema: s, pointer: `${pointer}/${keyword}/${i}` }, true, n, depth + 1));
+  if (positions.length === 0) return undefined;
+  if (positions.length === 1) {
+    positions[0].name = "items";
+    return positions[0];
+  }
+  return { name: "items", type: "union", physicalType: "tuple", required: true, fields: positions };
 }
 
 function logicalOf(type: string, schema: Record<string, unknown>): LogicalType {
@@ -331,7 +453,16 @@ function modelName(schema: Record<string, unknown>, index: number): string {
 
 // ---------------------------------------------------------------------------------------------
 
-function parseOne(schema: unknown, path: Path, index: number, issues: Issues): NormalizedModel | undefined {
+interface ParseContext {
+  issues: Issues;
+  definitions: Definitions<object>;
+  limits: ParseLimits;
+  /** Fields described so far, across every model of the specification. */
+  fields: number;
+}
+
+function parseOne(schema: unknown, path: Path, index: number, c: ParseContext): NormalizedModel | undefined {
+  const { issues } = c;
   if (!isRecord(schema)) {
     issues.add(path, `a JSON Schema must be an object, not ${kindOf(schema)}`);
     return undefined;
@@ -341,26 +472,25 @@ function parseOne(schema: unknown, path: Path, index: number, issues: Issues): N
     issues.add(path, `the schema is nested more than ${MAX_DEPTH} levels deep`);
     return undefined;
   }
-  if (schema.$schema !== undefined) {
-    const s = typeof schema.$schema === "string" ? schema.$schema.replace(/#$/, "") : undefined;
-    if (s !== DRAFT_07 && s !== "https://json-schema.org/draft-07/schema") {
-      issues.add([...path, "$schema"], `only draft-07 is supported ($schema "${DRAFT_07}#"), not ${quote(schema.$schema)}`);
-      return undefined;
-    }
+  const draft = draftOf(schema);
+  if (draft === undefined) {
+    const known = DRAFTS.map((d) => `"${d.uri}"`).join(", ");
+    issues.add([...path, "$schema"], `unsupported $schema ${quote(schema.$schema)}; Steward reads ${known}`);
+    return undefined;
   }
-  metaViolations(schema, metaValidate(schema), path, issues);
+  metaViolations(schema, metaValidate(schema, draft), path, issues);
   const external = checkRefsAndPatterns(schema, path, issues);
   if (issues.count === before) {
-    const error = compileError(schema);
+    const error = compileError(schema, draft);
     if (error !== undefined) {
       const ref = external.find(([r]) => error.includes(r));
       issues.add(ref ? ref[1] : path, ref ? `cannot resolve reference ${quote(ref[0])}` : error);
     }
   }
 
-  const n: Normalizer = { root: schema, expanding: new Set() };
-  const rootRefs: string[] = [];
-  const resolvedRoot = deref(schema, n, rootRefs).schema;
+  const name = modelName(schema, index);
+  const n: Normalizer = { root: schema, model: name, definitions: c.definitions, limits: c.limits, fields: c.fields };
+  const { schema: resolvedRoot, pointer } = deref(schema, n, "#");
   if (issues.count === before) {
     if (!isRecord(resolvedRoot)) {
       issues.add([...path, "$ref"], "the root reference does not lead to a schema object");
@@ -372,27 +502,41 @@ function parseOne(schema: unknown, path: Path, index: number, issues: Issues): N
   }
   if (issues.count !== before || !isRecord(resolvedRoot)) return undefined;
 
-  // The root is being expanded too: `{"$ref": "#"}` inside it is a recursive reference.
-  for (const r of ["#", ...rootRefs]) n.expanding.add(r);
-  const { properties, required } = objectParts(resolvedRoot, n, rootRefs);
-  const fields = Object.entries(properties).map(([k, v]) => normalizeField(k, v, required.includes(k), n, 1));
-  const model: NormalizedModel = { name: modelName(schema, index), kind: "object", fields };
+  // The model is its root's first use: `{"$ref": "#"}` inside it refers to the model.
+  const described: NormalizedField = { name, type: "object", physicalType: "object", required: true };
+  c.definitions.begin(resolvedRoot, `${name}${pointer}`, described);
+  const { properties, required } = objectParts(resolvedRoot, n, pointer);
+  try {
+    described.fields = [...properties].map(([k, v]) => normalizeField(k, v, required.has(k), n, 1));
+  } finally {
+    c.fields = n.fields;
+  }
+  c.definitions.end(resolvedRoot);
+  const model: NormalizedModel = { name, kind: "object", fields: described.fields };
   const description = typeof schema.description === "string" ? schema.description : resolvedRoot.description;
   if (typeof description === "string") model.description = description;
   return model;
 }
 
-export function parseJsonSchemaSource(source: SpecSource, base: string): ParseResult {
+export function parseJsonSchemaSource(source: SpecSource, base: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   if (looksLikeAvro(source.value)) return parseAvroSource(source, base);
-  const issues = new Issues();
+  const c: ParseContext = { issues: new Issues(), definitions: new Definitions<object>(), limits, fields: 0 };
+  const { issues } = c;
   const models: NormalizedModel[] = [];
   const root = source.value;
   if (Array.isArray(root) && root.length === 0) issues.add([], "at least one JSON Schema is required");
   const items: Array<[unknown, Path]> = Array.isArray(root) ? root.map((s, i) => [s, [i]]) : [[root, []]];
   const seen = new Map<string, number>();
-  items.forEach(([schema, path], i) => {
-    const model = parseOne(schema, path, i, issues);
-    if (!model) return;
+  for (const [i, [schema, path]] of items.entries()) {
+    let model: NormalizedModel | undefined;
+    try {
+      model = parseOne(schema, path, i, c);
+    } catch (error) {
+      if (!(error instanceof FieldLimitExceeded)) throw error;
+      issues.add(path, error.message);
+      break;
+    }
+    if (!model) continue;
     const first = seen.get(model.name);
     if (first !== undefined) {
       const s = schema as Record<string, unknown>;
@@ -401,15 +545,15 @@ export function parseJsonSchemaSource(source: SpecSource, base: string): ParseRe
       seen.set(model.name, i);
     }
     models.push(model);
-  });
-  return finish("jsonschema", base, issues, source, models);
+  }
+  return finish("jsonschema", base, issues, source, models, c.definitions.list());
 }
 
 export const jsonschemaParser: SchemaParser = {
   type: "jsonschema",
-  parse(specification, basePath) {
+  parse(specification, basePath, limits) {
     const loaded = loadJson(specification);
     if (!loaded.ok) return loadFailure(basePath, loaded.violation);
-    return parseJsonSchemaSource(loaded.source, basePath);
+    return parseJsonSchemaSource(loaded.source, basePath, limits);
   },
 };

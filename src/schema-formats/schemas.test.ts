@@ -34,14 +34,16 @@ interface Fixture {
   };
 }
 
-function findField(model: NormalizedModel, path: string): NormalizedField | undefined {
+/** Follows a path through nested fields; a field that refers to a definition continues there. */
+function findField(model: NormalizedModel, path: string, definitions: NormalizedField[] = []): NormalizedField | undefined {
+  const described = (f: NormalizedField | undefined) => (f?.ref === undefined ? f : definitions.find((d) => d.name === f.ref));
   let fields: NormalizedField[] | undefined = model.fields;
   let current: NormalizedField | undefined;
   for (const segment of path.split(".")) {
-    if (segment === "[]") current = current?.items;
+    if (segment === "[]") current = described(current)?.items;
     else current = fields?.find((f) => f.name === segment);
     if (!current) return undefined;
-    fields = current.fields;
+    fields = described(current)?.fields;
   }
   return current;
 }
@@ -73,7 +75,7 @@ describe.each(kinds)("%s fixtures", (kind) => {
           if (want.fields) expect(model.fields.map((f) => f.name)).toEqual(want.fields);
           if (want.fieldCount !== undefined) expect(model.fields).toHaveLength(want.fieldCount);
           for (const [path, facts] of Object.entries(want.facts ?? {})) {
-            const field = findField(model, path);
+            const field = findField(model, path, result.definitions);
             expect(field, `${model.name}: field ${path}`).toBeDefined();
             expect(field, `${model.name}: field ${path}`).toMatchObject(facts);
           }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findJsonError, joinPath, lineColumnAt, loadJson, loadYaml, renderPath } from "./text.js";
+import { findJsonError, joinPath, lineColumnAt, loadJson, renderPath } from "./text.js";
+import { loadYaml } from "./yaml-text.js";
 
 describe("paths", () => {
   it("uses brackets for indexes, dots for keys, and quotes odd keys", () => {

@@ -3,13 +3,13 @@
  * collecting violations with their paths, and turning paths into request-body field names
  * and (for text input) line/column positions.
  *
- * Positions are computed lazily: a specification is parsed with the fast parser first
- * (`JSON.parse` / `yaml.parse`), and only when there are violations to report is the text
- * parsed again into a YAML AST (JSON is YAML 1.2) to find where each offending node starts.
+ * JSON text is parsed with the fast `JSON.parse`; only when there are violations to report is it
+ * parsed again into a YAML AST (JSON is YAML 1.2) to find where each offending node starts. YAML
+ * text is parsed once, into that AST (see `yaml-text.ts`).
  */
-import { LineCounter, YAMLParseError, isAlias, isMap, isScalar, isSeq, parse as parseYaml, parseDocument } from "yaml";
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import type { NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
+import type { NormalizedField, NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
 
 export type { Segment } from "../platform/paths.js";
 import type { Segment } from "../platform/paths.js";
@@ -104,7 +104,11 @@ export class SpecSource {
   constructor(
     readonly value: unknown,
     readonly text?: string,
-  ) {}
+    parsed?: { doc: Document.Parsed; lines: LineCounter },
+  ) {
+    this.doc = parsed?.doc;
+    this.lines = parsed?.lines;
+  }
 
   /** 1-based position of the node at `path`, or of its nearest existing ancestor. */
   locate(path: Path): { line: number; column: number } | undefined {
@@ -146,7 +150,7 @@ function hasRange(node: unknown): boolean {
 
 export type LoadResult = { ok: true; source: SpecSource } | { ok: false; violation: Omit<Violation, "field"> };
 
-function textOf(specification: string): { text: string } | { error: string } {
+export function textOf(specification: string): { text: string } | { error: string } {
   const text = specification.charCodeAt(0) === 0xfeff ? specification.slice(1) : specification;
   if (text.trim() === "") return { error: "the specification is empty" };
   return { text };
@@ -163,25 +167,6 @@ export function loadJson(specification: unknown): LoadResult {
     const { offset, message } = findJsonError(t.text);
     const { line, column } = lineColumnAt(t.text, offset);
     return { ok: false, violation: { message: `invalid JSON: ${message}`, line, column } };
-  }
-}
-
-/** YAML text (JSON text included) or an already-parsed value. */
-export function loadYaml(specification: unknown): LoadResult {
-  if (typeof specification !== "string") return { ok: true, source: new SpecSource(specification) };
-  const t = textOf(specification);
-  if ("error" in t) return { ok: false, violation: { message: t.error } };
-  try {
-    return { ok: true, source: new SpecSource(parseYaml(t.text, { prettyErrors: false }), t.text) };
-  } catch (error) {
-    if (error instanceof YAMLParseError) {
-      const start = error.pos?.[0] ?? 0;
-      const { line, column } = lineColumnAt(t.text, start);
-      return { ok: false, violation: { message: `invalid YAML: ${error.message.split("\n")[0]}`, line, column } };
-    }
-    // Anything else (e.g. alias expansion limits, stack exhaustion) is still a problem with the input.
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, violation: { message: `invalid YAML: ${message}` } };
   }
 }
 
@@ -223,8 +208,10 @@ export function finish(
   issues: Issues,
   source: SpecSource,
   models: NormalizedModel[],
+  definitions?: NormalizedField[],
 ): ParseResult {
-  return issues.count > 0 ? fail(base, issues, source) : { ok: true, detectedType: type, models };
+  if (issues.count > 0) return fail(base, issues, source);
+  return definitions === undefined ? { ok: true, detectedType: type, models } : { ok: true, detectedType: type, models, definitions };
 }
 
 /** The result for a specification that could not even be loaded. */

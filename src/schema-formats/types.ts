@@ -3,6 +3,8 @@
  * `specification` into Steward's normalized model list, or reports every problem it found.
  */
 
+import type { ParseLimits } from "./limits.js";
+
 export const SCHEMA_TYPES = ["dbt", "bigquery", "jsonschema", "avro", "custom"] as const;
 export type SchemaType = (typeof SCHEMA_TYPES)[number];
 
@@ -67,6 +69,12 @@ export interface NormalizedField {
   scale?: number;
   /** Data quality rules on this field. */
   quality?: QualityRule[];
+  /**
+   * The name of the entry in the result's `definitions` that describes this field's type: a
+   * named type (Avro) or `$ref` target (JSON Schema) met again, or recursively. Its nested
+   * `fields`, `items` and `symbols` are there, described once, and not repeated here.
+   */
+  ref?: string;
 }
 
 /**
@@ -103,7 +111,13 @@ export interface NormalizedModel {
 }
 
 export type ParseResult =
-  | { ok: true; detectedType: SchemaType; models: NormalizedModel[] }
+  | {
+      ok: true;
+      detectedType: SchemaType;
+      models: NormalizedModel[];
+      /** Types that fields refer to by `ref`, each described once (absent when none is). */
+      definitions?: NormalizedField[];
+    }
   | { ok: false; violations: Violation[] };
 
 export interface SchemaParser {
@@ -111,6 +125,7 @@ export interface SchemaParser {
   /**
    * @param specification the raw `specification` value as it arrived (text, or already-parsed JSON value)
    * @param basePath path of the specification in the request body, e.g. `schema[0].specification`
+   * @param limits how many fields the result may hold (defaults: `DEFAULT_PARSE_LIMITS`)
    */
-  parse(specification: unknown, basePath: string): ParseResult;
+  parse(specification: unknown, basePath: string, limits?: ParseLimits): ParseResult;
 }

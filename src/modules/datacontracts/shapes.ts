@@ -64,10 +64,20 @@ const FieldSchema: ReturnType<typeof Type.Recursive> = Type.Recursive(
         precision: Type.Optional(Type.Integer()),
         scale: Type.Optional(Type.Integer()),
         quality: Type.Optional(Type.Array(QualityRuleSchema)),
+        ref: Type.Optional(
+          Type.String({
+            description:
+              "Names the entry of `definitions` that describes this field's type (a named Avro type or a JSON Schema $ref target used more than once, or recursively); its nested fields are there.",
+          }),
+        ),
       },
       { additionalProperties: true },
     ),
   { $id: "NormalizedField" },
+);
+
+const Definitions = Type.Optional(
+  Type.Array(FieldSchema, { description: "Types that fields refer to by `ref`, each described once; `name` is what `ref` names." }),
 );
 
 export const NormalizedModelSchema = Type.Object(
@@ -87,6 +97,7 @@ export const ParsedSchemaSchema = Type.Object(
     type: Type.String({ description: "The schema type as stored (json-schema normalised to jsonschema), or odcs/dcs for a contract format's own models." }),
     detectedType: Type.String({ description: "The type it was parsed as: avro for an Avro record sent as jsonschema." }),
     models: Type.Array(NormalizedModelSchema),
+    definitions: Definitions,
   },
   { title: "ParsedSchema" },
 );
@@ -95,6 +106,7 @@ export const ContractModelsSchema = Type.Object(
   {
     format: Type.String({ description: "The contract's format: odcs, dcs (1.x) or dcs-0.9." }),
     models: Type.Array(NormalizedModelSchema, { description: "The models of every schema of the contract, in order." }),
+    definitions: Definitions,
     schemas: Type.Array(ParsedSchemaSchema),
   },
   { title: "ContractModels" },

@@ -1,0 +1,44 @@
+/** How much a specification may cost and make a parser produce (PRODUCT.md §1, resource limits). */
+export interface ParseLimits {
+  /** Fields of the normalized models of one contract, nested ones and definitions included. */
+  maxFields: number;
+  /** Size of one `specification` (UTF-8 bytes of its text, or of its JSON when sent as a value). */
+  maxSpecificationBytes: number;
+  /** How long parsing one specification on a worker thread may take. */
+  parseTimeoutMs: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxFields: 100_000,
+  maxSpecificationBytes: 2 * 1024 * 1024,
+  parseTimeoutMs: 30_000,
+};
+
+let configured: ParseLimits = DEFAULT_PARSE_LIMITS;
+
+/** Sets the limits the server was configured with (once, at start; see `loadConfig`). */
+export function configureParseLimits(limits: ParseLimits): void {
+  configured = { ...limits };
+}
+
+/** The limits in force. */
+export function parseLimits(): ParseLimits {
+  return configured;
+}
+
+/** Thrown by a parser that would describe more fields than the limit allows. */
+export class FieldLimitExceeded extends Error {
+  constructor(readonly limit: number) {
+    super(`the normalized models would have more than ${limit} fields, the limit for one contract (MAX_MODEL_FIELDS)`);
+  }
+}
+
+/** The size a specification counts for against `maxSpecificationBytes`. */
+export function specificationBytes(specification: unknown): number {
+  if (typeof specification === "string") return Buffer.byteLength(specification, "utf8");
+  try {
+    return Buffer.byteLength(JSON.stringify(specification) ?? "", "utf8");
+  } catch {
+    return 0;
+  }
+}
