@@ -18,7 +18,11 @@ import { tagRoutes } from "./modules/tags/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { Problem, unauthorized, unavailable } from "./platform/errors.js";
+import { Problem, problemTitle, problemType, unauthorized, unavailable } from "./platform/errors.js";
+import { configureParseLimits } from "./schema-formats/index.js";
+import { configureDocumentLimits } from "./modules/shared/document-limits.js";
+import { closeSchemaParsers } from "./schema-formats/off-thread.js";
+import type { Socket } from "node:net";
 import { registerProblemHandling, sendProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { applyOperationId } from "./platform/http/operation-ids.js";
@@ -51,14 +55,52 @@ function requestForLog(request: { method: string; url: string; ip?: string }) {
   return { method: request.method, url: request.url.replace(/([?&]token=)[^&]*/gi, "$1[redacted]"), remoteAddress: request.ip };
 }
 
+/**
+ * Errors Node raises before a request reaches Fastify (a request past its timeout, a malformed
+ * request line): answered as a problem document when nothing was written yet, then the
+ * connection is closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const timeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  const status = timeout ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const detail = timeout
+    ? "The request was not received in time (REQUEST_TIMEOUT_MS / HEADERS_TIMEOUT_MS); the connection is closed."
+    : "The request is not valid HTTP.";
+  const body = JSON.stringify({ type: problemType(status), title: problemTitle(status), status, detail, instance: "" });
+  if (socket.writable && socket.bytesWritten === 0) {
+    const reason = timeout ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 /** Builds the HTTP application over ready services; listening is the caller's business. */
 export async function buildApp(services: Services, options: { logger?: FastifyServerOptions["logger"] } = {}): Promise<App> {
   const { config } = services;
+  const { limits } = config;
+  configureDocumentLimits({ documentBytes: limits.documentBytes, pageBytes: limits.pageBytes });
+  configureParseLimits({
+    maxFields: limits.modelFields,
+    maxSpecificationBytes: limits.specificationBytes,
+    parseTimeoutMs: limits.schemaParseTimeoutMs,
+  });
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
     // One line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // A client must send its whole request, body included, within the timeout, or get a 408 and
+    // lose the connection: slow senders cannot hold connections open (PRODUCT.md §1).
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      // How often Node looks for requests past their timeouts (its default is every 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -70,6 +112,11 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   registerProblemHandling(app);
   app.addHook("onResponse", async (request, reply) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, "request");
+  });
+  app.server.maxConnections = limits.connections;
+  // Routes that need no key read only small bodies: a stranger's megabytes are not parsed.
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/auth/") && route.bodyLimit === undefined) route.bodyLimit = limits.authBodyBytes;
   });
 
   // Bodies are validated strictly; query strings and paths arrive as text and are coerced.
@@ -174,6 +221,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     closing = true;
     services.feed.releaseAll();
   });
+  app.addHook("onClose", async () => closeSchemaParsers());
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });

@@ -4,7 +4,7 @@
  * and its conversion to the Open Data Contract Standard. A new format is one new file.
  */
 import type { FieldViolation } from "../platform/errors.js";
-import type { NormalizedModel } from "../schema-formats/types.js";
+import type { NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 
 export type ContractDocument = Record<string, unknown>;
 
@@ -28,6 +28,8 @@ export interface ModelGroup {
   /** What it was parsed as: `avro` for an Avro record sent as jsonschema. */
   detectedType: string;
   models: NormalizedModel[];
+  /** Types that fields refer to by `ref`, each described once (linear normalization). */
+  definitions?: NormalizedField[];
 }
 
 export interface ContractFormat {

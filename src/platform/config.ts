@@ -17,6 +17,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Output ports one data product may have (MAX_OUTPUT_PORTS). */
   maxOutputPorts: number;
+  /** Resource limits (PRODUCT.md §1): past one, a 408, 413, 422 or 429 problem naming it. */
+  limits: Limits;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
   schedulerIntervalMs: number;
   /** scrypt cost of new password hashes, as log2(N): 17 (OWASP's guidance) unless a test lowers it. */
@@ -25,7 +27,31 @@ export interface Config {
   webDir: string;
 }
 
+export interface Limits {
+  /** Largest `specification` of one schema, in bytes (SPECIFICATION_LIMIT_BYTES). */
+  specificationBytes: number;
+  /** Largest stored catalog document, in bytes of JSON (DOCUMENT_LIMIT_BYTES). */
+  documentBytes: number;
+  /** Most fields the normalized models of one contract may have (MAX_MODEL_FIELDS). */
+  modelFields: number;
+  /** Longest a big specification may take to parse on a worker thread (SCHEMA_PARSE_TIMEOUT_MS). */
+  schemaParseTimeoutMs: number;
+  /** Longest a client may take to send a whole request, headers and body (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Longest a client may take to send a request's headers (HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** Open connections per process; more are refused at once (MAX_CONNECTIONS). */
+  connections: number;
+  /** Bodies of the routes that need no key (sign-in, invitations) are small (AUTH_BODY_LIMIT_BYTES). */
+  authBodyBytes: number;
+  /** Most bytes of documents in one list page (PAGE_LIMIT_BYTES); a page always holds at least one. */
+  pageBytes: number;
+}
+
 export class ConfigError extends Error {}
+
+/** What code (tests, the CLI) may set instead of the environment; limits one by one. */
+export type ConfigOverrides = Partial<Omit<Config, "limits">> & { limits?: Partial<Limits> };
 
 type Env = Record<string, string | undefined>;
 
@@ -55,7 +81,7 @@ export function redactDatabaseUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, "$1:[redacted]@").replace(/([?&](?:ssl)?password=)[^&#]*/gi, "$1[redacted]");
 }
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? integer(env, "PORT", 8080, 0, 65535);
   const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? "sqlite:./data/steward.db";
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -78,6 +104,20 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!/^[A-Za-z0-9][A-Za-z0-9.\-]*[A-Za-z0-9]$/.test(eventTypePrefix)) {
     throw new ConfigError(`EVENT_TYPE_PREFIX must be a dotted name such as com.service.events, got "${eventTypePrefix}"`);
   }
+  const bodyLimitBytes = overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3);
+  const requestTimeoutMs = integer(env, "REQUEST_TIMEOUT_MS", 30_000, 100, 3_600_000);
+  const limits: Limits = {
+    specificationBytes: integer(env, "SPECIFICATION_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 1024 ** 3),
+    documentBytes: integer(env, "DOCUMENT_LIMIT_BYTES", 4 * 1024 * 1024, 1024, 1024 ** 3),
+    modelFields: integer(env, "MAX_MODEL_FIELDS", 100_000, 1, 100_000_000),
+    schemaParseTimeoutMs: integer(env, "SCHEMA_PARSE_TIMEOUT_MS", 30_000, 100, 3_600_000),
+    requestTimeoutMs,
+    headersTimeoutMs: integer(env, "HEADERS_TIMEOUT_MS", Math.min(10_000, requestTimeoutMs), 100, requestTimeoutMs),
+    connections: integer(env, "MAX_CONNECTIONS", 4096, 1, 1_000_000),
+    authBodyBytes: integer(env, "AUTH_BODY_LIMIT_BYTES", 64 * 1024, 1024, 1024 ** 3),
+    pageBytes: integer(env, "PAGE_LIMIT_BYTES", bodyLimitBytes, 1024, 1024 ** 3),
+    ...overrides.limits,
+  };
   return {
     port,
     host: overrides.host ?? env.HOST ?? "127.0.0.1",
@@ -90,7 +130,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       overrides.longPollMaxWaitingPerOrganization ?? integer(env, "LONG_POLL_MAX_WAITING_PER_ORGANIZATION", 100, 0, 1_000_000),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
-    bodyLimitBytes: overrides.bodyLimitBytes ?? integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 ** 3),
+    bodyLimitBytes,
+    limits,
     maxOutputPorts: overrides.maxOutputPorts ?? integer(env, "MAX_OUTPUT_PORTS", 1000, 1, 1_000_000),
     schedulerIntervalMs: overrides.schedulerIntervalMs ?? integer(env, "SCHEDULER_INTERVAL_MS", 1000, 10, 3_600_000),
     passwordLog2Cost: overrides.passwordLog2Cost ?? 17,

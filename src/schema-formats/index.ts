@@ -8,7 +8,8 @@ import { customParser } from "./custom.js";
 import { dbtParser } from "./dbt.js";
 import { jsonschemaParser } from "./jsonschema.js";
 import { countFields } from "./definitions.js";
-import { DEFAULT_PARSE_LIMITS, specificationBytes, type ParseLimits } from "./limits.js";
+import { DEFAULT_PARSE_LIMITS, parseLimits, specificationBytes, type ParseLimits } from "./limits.js";
+import { recalledParse } from "./parse-cache.js";
 import { joinPath, isRecord, quote } from "./text.js";
 import { SCHEMA_TYPES } from "./types.js";
 import type { ParseResult, SchemaParser, SchemaType } from "./types.js";
@@ -60,7 +61,9 @@ export function parseSpecification(type: SchemaType, specification: unknown, bas
  * Validates a Schema object and parses its specification.
  * @param basePath path of the Schema object in the request body, e.g. `schema[0]`
  */
-export function parseSchema(schema: unknown, basePath: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
+export function parseSchema(schema: unknown, basePath: string, limits: ParseLimits = parseLimits()): ParseResult {
+  const recalled = recalledParse(schema, basePath);
+  if (recalled) return recalled;
   if (!isRecord(schema)) {
     return { ok: false, violations: [{ field: basePath, message: "a schema must be an object with type and specification" }] };
   }

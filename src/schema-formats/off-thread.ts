@@ -9,6 +9,7 @@ import { Piscina } from "piscina";
 import { parseSchema } from "./index.js";
 import { specificationBytes, type ParseLimits } from "./limits.js";
 import { joinPath } from "./text.js";
+import { rememberParse } from "./parse-cache.js";
 import type { ParseResult } from "./types.js";
 import type { ParseTask } from "./worker.js";
 
@@ -42,6 +43,12 @@ export async function parseSchemaOffThread(schema: unknown, path: string, limits
   const bytes = specificationBytes(specification);
   // Too big to parse at all: the size check itself answers, in place.
   if (bytes <= IN_PLACE_BYTES || bytes > limits.maxSpecificationBytes) return parseSchema(schema, path, limits);
+  const result = await parseOnWorker(schema, path, limits);
+  rememberParse(schema, path, result);
+  return result;
+}
+
+async function parseOnWorker(schema: unknown, path: string, limits: ParseLimits): Promise<ParseResult> {
   const workers = workerPool();
   if (workers.queueSize >= workers.options.maxQueue) throw new ParsersBusy("Every schema parser is busy.");
   try {

@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "../../src/platform/config.js";
+import { loadConfig, type ConfigOverrides } from "../../src/platform/config.js";
 import type { Clock } from "../../src/platform/clock.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "./databases.js";
@@ -47,7 +47,7 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
 }
 
 /** A real Steward on a loopback port over a fresh database, with one organization and its key. */
-export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}, clock?: Clock): Promise<TestServer> {
+export async function startTestServer(kind: DatabaseKind, overrides: ConfigOverrides = {}, clock?: Clock): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const config = loadConfig(
     {},

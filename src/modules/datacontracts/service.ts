@@ -1,9 +1,12 @@
 import type { Principal } from "../../platform/auth.js";
 import { contractFormatOf, type ModelGroup } from "../../contract-formats/index.js";
 import type { Executor } from "../../platform/database/index.js";
-import { conflict } from "../../platform/errors.js";
+import { conflict, Problem } from "../../platform/errors.js";
 import { outputPorts } from "../dataproducts/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
+import { schemasOf } from "../../contract-formats/dcs09.js";
+import { parseLimits } from "../../schema-formats/index.js";
+import { parseSchemaOffThread, ParsersBusy } from "../../schema-formats/off-thread.js";
 import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
@@ -11,6 +14,25 @@ import type { DataContract } from "./shapes.js";
 import type { ContractVersionService } from "./versions/service.js";
 
 export { checkSchema } from "../../contract-formats/dcs09.js";
+
+/**
+ * Parses the big typed schemas of a 0.9 contract on worker threads, before the write transaction:
+ * validation then finds the results instead of parsing on the event loop while holding a lock.
+ */
+export async function parseAhead(contract: DataContract): Promise<void> {
+  if (contract.schema === undefined || contract.schema === null) return;
+  for (const { schema, path } of schemasOf(contract as never)) await parseSchemaAhead(schema, path);
+}
+
+/** Parses one Schema object ahead, on a worker thread when it is big (see `parseAhead`). */
+export async function parseSchemaAhead(schema: unknown, path: string): Promise<void> {
+  try {
+    await parseSchemaOffThread(schema, path, parseLimits());
+  } catch (error) {
+    if (!(error instanceof ParsersBusy)) throw error;
+    throw new Problem(429, "Every schema parser is busy with big specifications; try again shortly.", undefined, { "retry-after": "5" });
+  }
+}
 
 export const contractFacts = (contract: DataContract) => contractFormatOf(contract).facts(contract);
 
@@ -43,6 +65,10 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
     kind: "datacontract",
     label: "Data contract",
     ...ownedDocument<DataContract>("data contract", contractFacts),
+    async precheck(contract) {
+      await parseAhead(contract);
+      return [];
+    },
     async validate(ex, organizationId, contract) {
       const format = contractFormatOf(contract);
       const violations = format.validate(contract);
@@ -74,6 +100,8 @@ function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition
 /** The normalized models of a stored contract, group by group (one per typed schema, or the format's own). */
 export async function contractModels(contracts: DocumentService<DataContract>, p: Principal, id: string) {
   const contract = await contracts.get(p, id);
+  if (contractFormatOf(contract).name === "dcs-0.9") await parseAhead(contract);
   const schemas: ModelGroup[] = contractFormatOf(contract).models(contract);
-  return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), schemas };
+  const definitions = schemas.flatMap((s) => s.definitions ?? []);
+  return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), ...(definitions.length > 0 ? { definitions } : {}), schemas };
 }

@@ -6,6 +6,7 @@ import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, preconditionFailed, type FieldViolation } from "../../platform/errors.js";
 import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
+import { checkDocumentSize } from "./document-limits.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
 
 export type Document = Record<string, unknown> & { id: string };
@@ -27,6 +28,11 @@ export interface DocumentDefinition<D extends Document> {
   authorize(p: Principal, id: string, before: D | undefined, after: D | undefined): void;
   /** Throws 403 unless the principal may read this kind; reads are open to every key when absent. */
   authorizeRead?(p: Principal): void;
+  /**
+   * Checks that need no database and may take long (parsing schemas, off the event loop). They
+   * run before the write transaction opens, so no lock is held while they work.
+   */
+  precheck?(doc: D): Promise<FieldViolation[]>;
   /** Checks that need the database (references to other resources). */
   validate?(ex: Executor, organizationId: string, doc: D): Promise<FieldViolation[]>;
   /** Emits the change's events; `after` undefined = deleted; `extras` come from `review`. */
@@ -101,6 +107,9 @@ export class DocumentService<D extends Document> {
       ]);
     }
     const { kind } = this.definition;
+    // Size first: a document over the limit is not parsed at all.
+    checkDocumentSize(this.definition.label, { ...body, id });
+    const prechecked = (await this.definition.precheck?.({ ...body, id } as D)) ?? [];
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
@@ -108,7 +117,7 @@ export class DocumentService<D extends Document> {
       const incoming = { ...body, id } as D;
       const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
       this.definition.authorize(p, id, before, after);
-      const violations = (await this.definition.validate?.(trx, p.organizationId, after)) ?? [];
+      const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
       if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false };

@@ -52,10 +52,13 @@ function violationsFrom(errors: FastifySchemaValidationError[], context: string)
 }
 
 /** Client errors Fastify raises before a handler runs, in words a client can act on. */
-function describeFastifyError(error: FastifyError, app: App): string {
+function describeFastifyError(error: FastifyError, app: App, request: FastifyRequest): string {
   switch (error.code) {
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return `The request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes.`;
+    case "FST_ERR_CTP_BODY_TOO_LARGE": {
+      const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit;
+      const name = request.url.startsWith("/auth/") ? "AUTH_BODY_LIMIT_BYTES" : "BODY_LIMIT_BYTES";
+      return `The request body is larger than ${limit} bytes (${name}).`;
+    }
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return "The request body must be JSON (application/json), or YAML (application/yaml) where a catalog document is sent.";
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -95,7 +98,7 @@ export function registerProblemHandling(app: App): void {
       return sendProblem(reply, request, new Problem(status, what, violationsFrom(error.validation, context)));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendProblem(reply, request, new Problem(status, describeFastifyError(error, app)));
+    if (status >= 400 && status < 500) return sendProblem(reply, request, new Problem(status, describeFastifyError(error, app, request)));
     request.log.error({ err: error }, "request failed");
     return sendProblem(reply, request, new Problem(status >= 500 && status < 600 ? status : 500, "Steward could not complete the request. The failure was logged."));
   });
