@@ -41,7 +41,7 @@ export function parseSpecification(type: SchemaType, specification: unknown, bas
   // Every kind, custom included: a specification is stored with its contract.
   const bytes = specificationBytes(specification);
   if (bytes > limits.maxSpecificationBytes) {
-    const message = `the specification is ${bytes} bytes, more than the limit of ${limits.maxSpecificationBytes} (MAX_SPECIFICATION_BYTES)`;
+    const message = `the specification is ${bytes} bytes, more than the limit of ${limits.maxSpecificationBytes} (SPECIFICATION_LIMIT_BYTES)`;
     return { ok: false, violations: [{ field: basePath, message }] };
   }
   try {

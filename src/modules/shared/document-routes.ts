@@ -1,8 +1,8 @@
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
-import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/shapes.js";
+import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
+import { errors, FromQuery, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import { etagOf, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
@@ -60,6 +60,7 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
         summary: `List ${o.plural}`,
         querystring: Type.Object({
           ...PageQuery,
+          ...FromQuery,
           q: Type.Optional(SafeText({ maxLength: 200, description: "Case-insensitive text search in id, title and description." })),
           ...o.filters,
         }),
@@ -67,11 +68,11 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, unknown> & { p?: string; pageSize?: string };
-      const { page, size, offset } = pageWindow(query);
+      const query = request.query as Record<string, unknown> & { p?: string; pageSize?: string; from?: string };
+      const window = pageWindow(query);
       const filter = { q: query.q as string | undefined, ...o.toFilter?.(query as Record<string, string | undefined>) };
-      const rows = await o.service.list(principalOf(request), { ...filter, offset, limit: size + 1 });
-      return sendPage(request, reply, rows, size, page);
+      const { items, cut } = await o.service.list(principalOf(request), { ...filter, offset: window.offset, limit: window.size + 1 });
+      return sendLimitedPage(request, reply, items, window, cut);
     },
   );
 

@@ -6,7 +6,7 @@ import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, preconditionFailed, type FieldViolation } from "../../platform/errors.js";
 import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
-import { checkDocumentSize } from "./document-limits.js";
+import { checkDocumentSize, documentLimits } from "./document-limits.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
 
 export type Document = Record<string, unknown> & { id: string };
@@ -144,10 +144,12 @@ export class DocumentService<D extends Document> {
     return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
   }
 
-  async list(p: Principal, filter: ListFilter): Promise<D[]> {
+  /** One page of documents; `cut` says the page ended at the byte limit with more to follow. */
+  async list(p: Principal, filter: ListFilter): Promise<{ items: D[]; cut: boolean }> {
     this.definition.authorizeRead?.(p);
-    const rows = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter);
-    return rows.map((r) => r.doc);
+    const { pageBytes } = documentLimits();
+    const { rows, cut } = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes);
+    return { items: rows.map((r) => r.doc), cut };
   }
 
   async delete(p: Principal, id: string, conditions: Preconditions = {}): Promise<void> {

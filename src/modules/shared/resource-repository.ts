@@ -66,10 +66,21 @@ export const resourceRepository = {
     return row && toStored<D>(row);
   },
 
-  async list<D>(ex: Executor, organizationId: string, kind: ResourceKind, filter: ListFilter): Promise<StoredResource<D>[]> {
-    const rows = await ex
+  /**
+   * One page of documents in creation order: at most `filter.limit`, and no more than `maxBytes`
+   * of documents (but at least one). Sizes are read first, so documents past the budget are never
+   * loaded. `cut` says the budget ended the page while more documents follow.
+   */
+  async list<D>(
+    ex: Executor,
+    organizationId: string,
+    kind: ResourceKind,
+    filter: ListFilter,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
+    const sizes = await ex
       .selectFrom("resources")
-      .select(COLUMNS)
+      .select(["row_id", sql<number | string>`octet_length(doc)`.as("bytes")])
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
       .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "=", filter.ownerTeamId!))
@@ -79,7 +90,23 @@ export const resourceRepository = {
       .offset(filter.offset)
       .limit(filter.limit)
       .execute();
-    return rows.map((r) => toStored<D>(r));
+    const wanted: number[] = [];
+    let total = 0;
+    for (const { row_id, bytes } of sizes) {
+      if (wanted.length > 0 && total + Number(bytes) > maxBytes) break;
+      wanted.push(Number(row_id));
+      total += Number(bytes);
+    }
+    if (wanted.length === 0) return { rows: [], cut: false };
+    const rows = await ex
+      .selectFrom("resources")
+      .select(COLUMNS)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", kind)
+      .where("row_id", "in", wanted)
+      .orderBy("row_id")
+      .execute();
+    return { rows: rows.map((r) => toStored<D>(r)), cut: wanted.length < sizes.length };
   },
 
   async insert(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {

@@ -6,12 +6,38 @@ export const MAX_PAGE_SIZE = 1000;
 export interface PageParams {
   p?: string;
   pageSize?: string;
+  from?: string;
 }
 
-export function pageWindow(query: PageParams): { page: number; size: number; offset: number } {
+export interface PageWindow {
+  page: number;
+  size: number;
+  offset: number;
+  /** True when the page starts at `from`, a position a byte-limited page linked to. */
+  fromLink: boolean;
+}
+
+export function pageWindow(query: PageParams): PageWindow {
   const page = query.p === undefined ? 0 : Number(query.p);
   const size = query.pageSize === undefined ? MAX_PAGE_SIZE : Number(query.pageSize);
-  return { page, size, offset: page * size };
+  if (query.from !== undefined) return { page, size, offset: Number(query.from), fromLink: true };
+  return { page, size, offset: page * size, fromLink: false };
+}
+
+/**
+ * Like `sendPage`, for lists whose pages also end at a byte limit (`cut`). A page that ended
+ * early cannot be continued by page number, so its `Link` names the position of the next item
+ * (`from`), and so do the pages after it.
+ */
+export function sendLimitedPage<T>(request: FastifyRequest, reply: FastifyReply, rows: T[], window: PageWindow, cut: boolean): T[] {
+  if (!cut && !window.fromLink) return sendPage(request, reply, rows, window.size, window.page);
+  if (!cut && rows.length <= window.size) return rows;
+  const kept = cut ? rows : rows.slice(0, window.size);
+  const url = new URL(request.url, "http://steward.invalid");
+  url.searchParams.delete("p");
+  url.searchParams.set("from", String(window.offset + kept.length));
+  reply.header("link", `<${url.pathname}${url.search}>; rel="next"`);
+  return kept;
 }
 
 /**

@@ -41,6 +41,16 @@ export const PageQuery = {
   pageSize: Type.Optional(Type.String({ pattern: QUERY_COUNT, description: "Items per page: a whole number from 1 to 1000 (the default).", examples: ["100"] })),
 };
 
+/** Lists whose pages also end at a byte limit (catalog documents) continue from a position. */
+export const FromQuery = {
+  from: Type.Optional(
+    Type.String({
+      pattern: "^[0-9]{1,9}$",
+      description: "0-based position of the page's first item, instead of `p`: the `Link` of a page that ended at the byte limit names it.",
+    }),
+  ),
+};
+
 const problem = { content: { "application/problem+json": { schema: Type.Ref("Problem") } } } as const;
 
 /** Error responses for the OpenAPI document; the error handler renders them. */
