@@ -35,9 +35,9 @@ export class FieldLimitExceeded extends Error {
 
 /** The size a specification counts for against `maxSpecificationBytes`. */
 export function specificationBytes(specification: unknown): number {
-  if (typeof specification === "string") return Buffer.byteLength(specification, "utf8");
+  if (typeof specification === "string") return new TextEncoder().encode(specification).length;
   try {
-    return Buffer.byteLength(JSON.stringify(specification) ?? "", "utf8");
+    return new TextEncoder().encode(JSON.stringify(specification) ?? "").length;
   } catch {
     return 0;
   }
