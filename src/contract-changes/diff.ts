@@ -62,7 +62,7 @@ function compareField(before: NormalizedField, after: NormalizedField, path: str
   const typeAfter = describeType(after);
   // A collection's own spelling (ARRAY<INT64>) follows its element, which is compared below.
   const collection = before.items !== undefined && after.items !== undefined && before.type === after.type;
-  const verdict = collection ? "same" : compareTypes(before, after);
+  const verdict = collection ? "same" : before.ref !== after.ref ? (before.ref === undefined || after.ref === undefined ? compareTypes(before, after) : "incompatible") : compareTypes(before, after);
   if (verdict === "incompatible") add("type-changed", path, `The type of '${path}' changed from ${typeBefore} to ${typeAfter}, which existing values or readers may not fit.`, { before: typeBefore, after: typeAfter });
   else if (verdict === "widened") add("type-widened", path, `The type of '${path}' widened from ${typeBefore} to ${typeAfter}.`, { before: typeBefore, after: typeAfter });
   else if (verdict === "respelled") add("physical-type-respelled", path, `The physical type of '${path}' is now spelled ${after.physicalType} instead of ${before.physicalType}.`, { before: before.physicalType, after: after.physicalType });
@@ -163,6 +163,7 @@ function allowedValues(field: NormalizedField): unknown[] | undefined {
 }
 
 function describeType(field: NormalizedField): string {
+  if (field.ref !== undefined) return `${field.type} (${field.ref})`;
   return field.physicalType && field.physicalType !== field.type ? `${field.type} (${field.physicalType})` : field.type;
 }
 

@@ -1,5 +1,6 @@
 import { contractFormatOf, type ContractDocument } from "../../../contract-formats/index.js";
 import { diffModels } from "../../../contract-changes/diff.js";
+import type { NormalizedModel } from "../../../schema-formats/types.js";
 import type { ContractChange } from "../../../contract-changes/rules.js";
 import { principalOf, type Actor } from "../../../events/log.js";
 import { principalNames } from "../../../events/principal-names.js";
@@ -30,11 +31,16 @@ export interface ChangeReport {
   affectedAccesses: AffectedAccess[];
 }
 
-/** The models of a contract document in any format, flattened across its schemas. */
-export function modelsOf(doc: ContractDocument) {
-  return contractFormatOf(doc)
-    .models(doc)
-    .flatMap((group) => group.models);
+/**
+ * The models of a contract document in any format, flattened across its schemas. Named types that
+ * fields refer to by `ref` (described once) are compared as one more model, `definitions`, so a
+ * change inside a shared type is seen once, where it is defined.
+ */
+export function modelsOf(doc: ContractDocument): NormalizedModel[] {
+  const groups = contractFormatOf(doc).models(doc);
+  const definitions = groups.flatMap((group) => group.definitions ?? []);
+  const models = groups.flatMap((group) => group.models);
+  return definitions.length > 0 ? [...models, { name: "definitions", kind: "record", fields: definitions }] : models;
 }
 
 /** The semantic-versioning major number of a version string (`2.1.0`, `v3`), if it has one. */

@@ -134,6 +134,29 @@ describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", 
     expect((await t.api("GET", "/api/datacontracts/short-lived/versions")).body.map((v: any) => v.n)).toEqual([1]);
   });
 
+  it("sees a change inside an Avro type that several fields share, where the type is defined", async () => {
+    const avro = (addressFields: object[]) => ({
+      dataContractSpecification: "0.9.3",
+      info: { title: "Customers", version: "1.0.0", owner: "sales" },
+      schema: {
+        type: "avro",
+        specification: JSON.stringify({
+          type: "record",
+          name: "Customer",
+          fields: [
+            { name: "home", type: { type: "record", name: "Address", fields: addressFields } },
+            { name: "work", type: "Address" },
+            { name: "billing", type: "Address" },
+          ],
+        }),
+      },
+    });
+    await t.api("PUT", "/api/datacontracts/shared-types", avro([{ name: "street", type: "string" }, { name: "city", type: "string" }]));
+    await t.api("PUT", "/api/datacontracts/shared-types", avro([{ name: "street", type: "string" }]));
+    const changes = (await t.api("GET", "/api/datacontracts/shared-types/changes")).body.changes;
+    expect(changes.filter((c: any) => c.change === "field-removed").map((c: any) => c.path)).toContain("definitions.Address.city");
+  });
+
   it("never shows another organization's versions", async () => {
     const other = await t.createOrganization("other");
     expect((await t.api("GET", "/api/datacontracts/history/versions", undefined, { key: other.key })).status).toBe(404);
