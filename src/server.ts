@@ -1,6 +1,8 @@
 import type { FastifyServerOptions } from "fastify";
 import { buildApp } from "./app.js";
 import { cliCommand } from "./cli/command-name.js";
+import { CONTRACT_FORMATS } from "./contract-formats/index.js";
+import { PRODUCT_FORMATS } from "./product-formats/index.js";
 import { PostgresCommitListener } from "./events/notifier.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
@@ -46,6 +48,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await listener?.start();
     if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
+    // Compile the document validators now, so that no request pays for it on the event loop.
+    for (const format of [...CONTRACT_FORMATS, ...PRODUCT_FORMATS]) format.validate({ id: "warm-up" });
     await app.listen({ port: config.port, host: config.host });
     scheduler.start();
   } catch (error) {
