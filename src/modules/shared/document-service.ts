@@ -148,7 +148,7 @@ export class DocumentService<D extends Document> {
   async list(p: Principal, filter: ListFilter): Promise<{ items: D[]; cut: boolean }> {
     this.definition.authorizeRead?.(p);
     const { pageBytes } = documentLimits();
-    const { rows, cut } = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes);
+    const { rows, cut } = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes, this.database.dialect);
     return { items: rows.map((r) => r.doc), cut };
   }
 

@@ -2,6 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
+import { hasMemberEmail } from "./member-email.js";
 
 /** Catalog documents kept in the shared `resources` table. */
 export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag";
@@ -26,6 +27,8 @@ export interface ListFilter {
   q?: string;
   ownerTeamId?: string;
   status?: string;
+  /** Teams only: a direct member has this email address (any letter case). */
+  memberEmail?: string;
   offset: number;
   limit: number;
 }
@@ -77,6 +80,7 @@ export const resourceRepository = {
     kind: ResourceKind,
     filter: ListFilter,
     maxBytes = Number.POSITIVE_INFINITY,
+    dialect: DialectName = "sqlite",
   ): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
     const sizes = await ex
       .selectFrom("resources")
@@ -86,6 +90,7 @@ export const resourceRepository = {
       .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "=", filter.ownerTeamId!))
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
       .$if(filter.q !== undefined, (qb) => qb.where(containsText(sql.ref("search_text"), filter.q!.toLowerCase())))
+      .$if(filter.memberEmail !== undefined, (qb) => qb.where(hasMemberEmail(dialect, filter.memberEmail!)))
       .orderBy("row_id")
       .offset(filter.offset)
       .limit(filter.limit)

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
@@ -5,5 +6,16 @@ import { documentRoutes } from "../shared/document-routes.js";
 import { TeamSchema, type Team } from "./shapes.js";
 
 export function teamRoutes(app: App, teams: DocumentService<Team>, config: Config): void {
-  documentRoutes(app, { plural: "teams", noun: "team", tag: "teams", schema: TeamSchema, service: teams, config });
+  documentRoutes(app, {
+    plural: "teams",
+    noun: "team",
+    tag: "teams",
+    schema: TeamSchema,
+    service: teams,
+    config,
+    filters: {
+      email: Type.Optional(Type.String({ maxLength: 320, description: "Only teams with a direct member of this email address (any letter case)." })),
+    },
+    toFilter: (q) => ({ memberEmail: q.email }),
+  });
 }

@@ -82,8 +82,10 @@ describe.each(DATABASES)("teams (%s)", (kind) => {
     expect((await t.api("GET", "/api/teams?p=9")).body).toEqual([]);
     expect((await t.api("GET", "/api/teams?q=PAGE 3")).body.map((x: any) => x.id)).toEqual(["page-3"]);
     expect((await t.api("GET", "/api/teams?q=%25")).body).toEqual([]);
+    expect((await t.api("GET", "/api/teams?pageSize=10000")).body.map((x: any) => x.id)).toEqual(all);
+    expect((await t.api("GET", "/api/teams?pageSize=1001")).status).toBe(200);
 
-    for (const bad of ["p=-1", "p=1.5", "p=abc", "p=", "p=%20", "p=1e3", "p=0x10", "p=Infinity", "p=99999999999999999", "pageSize=0", "pageSize=1001", "pageSize=+5"]) {
+    for (const bad of ["p=-1", "p=1.5", "p=abc", "p=", "p=%20", "p=1e3", "p=0x10", "p=Infinity", "p=99999999999999999", "pageSize=0", "pageSize=10001", "pageSize=+5"]) {
       const res = await t.api("GET", `/api/teams?${bad}`);
       expect(res.status, bad).toBe(400);
       expect(res.body.violations[0].field).toBe(bad.split("=")[0]);
@@ -110,5 +112,21 @@ describe.each(DATABASES)("teams (%s)", (kind) => {
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     const events = (await kinds()).filter((k) => k.startsWith("racy:"));
     expect(events.filter((k) => k.endsWith("TeamCreatedEvent"))).toHaveLength(1);
+  });
+
+  it("filters by a direct member's email address, ignoring letter case", async () => {
+    await t.api("PUT", "/api/teams/mail-a", { name: "Mail A", members: [{ emailAddress: "Grace.Hopper@Example.com" }, { emailAddress: "x@example.com" }] });
+    await t.api("PUT", "/api/teams/mail-b", { name: "Mail B", members: [{ emailAddress: "grace.hopper@example.com", role: "owner" }] });
+    await t.api("PUT", "/api/teams/mail-c", { name: "Mail C", description: "grace.hopper@example.com is only mentioned here" });
+    await t.api("PUT", "/api/teams/mail-d", { name: "Mail D", members: [{ emailAddress: "grace.hopper@example.com.evil" }] });
+    const ids = async (query: string) => (await t.api("GET", `/api/teams?${query}`)).body.map((x: any) => x.id);
+
+    expect(await ids("email=GRACE.HOPPER%40example.COM")).toEqual(["mail-a", "mail-b"]);
+    expect(await ids("email=grace.hopper%40example.com&pageSize=1&p=1")).toEqual(["mail-b"]);
+    expect(await ids("email=nobody%40example.com")).toEqual([]);
+    // LIKE wildcards and JSON-looking text are matched literally, never as patterns.
+    expect(await ids("email=%25")).toEqual([]);
+    expect(await ids("email=grace_hopper%40example.com")).toEqual([]);
+    expect((await t.api("GET", `/api/teams?email=${"a".repeat(321)}`)).status).toBe(400);
   });
 });

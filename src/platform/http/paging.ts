@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-export const MAX_PAGE_SIZE = 1000;
+/** Items per page when the query names no `pageSize`. */
+export const DEFAULT_PAGE_SIZE = 1000;
 
 /** The paging parameters as the query string gave them (validated as digits by PageQuery). */
 export interface PageParams {
@@ -19,7 +20,7 @@ export interface PageWindow {
 
 export function pageWindow(query: PageParams): PageWindow {
   const page = query.p === undefined ? 0 : Number(query.p);
-  const size = query.pageSize === undefined ? MAX_PAGE_SIZE : Number(query.pageSize);
+  const size = query.pageSize === undefined ? DEFAULT_PAGE_SIZE : Number(query.pageSize);
   if (query.from !== undefined) return { page, size, offset: Number(query.from), fromLink: true };
   return { page, size, offset: page * size, fromLink: false };
 }

@@ -36,9 +36,14 @@ export const IdParams = Type.Object({ id: ResourceId });
  * would read `1e3`, `0x10`, a blank or `Infinity` as numbers a client never meant.
  */
 export const QUERY_COUNT = "^0*([1-9][0-9]{0,2}|1000)$";
+/** Items per page: 1–10000, as the reference product allows (PRODUCT.md §3). */
+export const QUERY_PAGE_SIZE = "^0*([1-9][0-9]{0,3}|10000)$";
+
 export const PageQuery = {
   p: Type.Optional(Type.String({ pattern: "^[0-9]{1,9}$", description: "0-based page number: a whole number.", examples: ["0"] })),
-  pageSize: Type.Optional(Type.String({ pattern: QUERY_COUNT, description: "Items per page: a whole number from 1 to 1000 (the default).", examples: ["100"] })),
+  pageSize: Type.Optional(
+    Type.String({ pattern: QUERY_PAGE_SIZE, description: "Items per page: a whole number from 1 to 10000; 1000 when absent.", examples: ["100"] }),
+  ),
 };
 
 /** Lists whose pages also end at a byte limit (catalog documents) continue from a position. */
