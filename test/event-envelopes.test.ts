@@ -89,7 +89,11 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
         principal: expect.stringMatching(/^(api-key:[0-9a-f-]{36}|system)$/),
       });
       expect(components[eventKind], eventKind).toBeDefined();
-      const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : [])];
+      const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : []),
+        ...(eventKind === "DataContractUpdatedEvent" ? ["breaking"] : []),
+      ];
+      // The payload members match the kind's published component schema.
+      expect(Object.keys(components[eventKind].properties).sort(), eventKind).toEqual(expect.arrayContaining(expectedKeys));
       expect(Object.keys(event.data).sort(), eventKind).toEqual(expectedKeys.sort());
       expect(event.data.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/);
       expect(event.data.timestamp.slice(0, 23)).toBe(event.time.slice(0, 23));
