@@ -80,6 +80,15 @@ describe.each(DATABASES)("data products (%s)", (kind) => {
     const page = await t.api("GET", "/api/dataproducts?pageSize=2");
     expect(page.body).toHaveLength(2);
     expect(page.headers.get("link")).toContain("p=1");
+
+    await t.api("PUT", "/api/dataproducts/apples", { info: { title: "apples", owner: "sales", status: "active" } });
+    expect(await ids("?sort=name")).toEqual(["apples", "campaigns", "leads", "orders"]);
+    expect(await ids("?sort=name&status=active&pageSize=1&p=1")).toEqual(["leads"]);
+    const sorted = await t.api("GET", "/api/dataproducts?sort=name&pageSize=2");
+    expect(sorted.headers.get("link")).toBe('</api/dataproducts?sort=name&pageSize=2&p=1>; rel="next"');
+    const bad = await t.api("GET", "/api/dataproducts?sort=price");
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations[0].field).toBe("sort");
   });
 
   it("lets a team key change only its own team's products, and not give them away", async () => {

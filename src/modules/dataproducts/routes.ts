@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
@@ -13,6 +14,10 @@ export function dataProductRoutes(app: App, products: DocumentService<DataProduc
     schema: DataProductSchema,
     service: products,
     config,
-    ...ownedFilters,
+    filters: {
+      ...ownedFilters.filters,
+      sort: Type.Optional(Type.Union([Type.Literal("name")], { description: "`name`: by title, letter case ignored; creation order when absent." })),
+    },
+    toFilter: (q) => ({ ...ownedFilters.toFilter!(q), ...(q.sort === "name" ? { sort: "title" as const } : {}) }),
   });
 }

@@ -29,6 +29,8 @@ export interface ListFilter {
   status?: string;
   /** Teams only: a direct member has this email address (any letter case). */
   memberEmail?: string;
+  /** `title`: by title (letter case ignored), then creation; creation order when absent. */
+  sort?: "title";
   offset: number;
   limit: number;
 }
@@ -43,7 +45,15 @@ function toStored<D>(row: Pick<Selectable<ResourcesTable>, "id" | "doc" | "owner
   };
 }
 
-const COLUMNS = ["id", "doc", "owner_team_id", "created_at", "updated_at"] as const;
+/**
+ * Title order that is the same on both databases: PostgreSQL would otherwise compare by the
+ * server's locale, SQLite by bytes.
+ */
+function byTitle(dialect: DialectName) {
+  return dialect === "postgres" ? sql`lower(title) collate "C"` : sql`lower(title)`;
+}
+
+const COLUMNS = ["row_id", "id", "doc", "owner_team_id", "created_at", "updated_at"] as const;
 
 /** All SQL over catalog documents; every query is bounded to one organization and one kind. */
 export const resourceRepository = {
@@ -91,6 +101,7 @@ export const resourceRepository = {
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
       .$if(filter.q !== undefined, (qb) => qb.where(containsText(sql.ref("search_text"), filter.q!.toLowerCase())))
       .$if(filter.memberEmail !== undefined, (qb) => qb.where(hasMemberEmail(dialect, filter.memberEmail!)))
+      .$if(filter.sort === "title", (qb) => qb.orderBy(sql`title is null`).orderBy(byTitle(dialect)))
       .orderBy("row_id")
       .offset(filter.offset)
       .limit(filter.limit)
@@ -109,8 +120,9 @@ export const resourceRepository = {
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
       .where("row_id", "in", wanted)
-      .orderBy("row_id")
       .execute();
+    const position = new Map(wanted.map((rowId, i) => [rowId, i]));
+    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
     return { rows: rows.map((r) => toStored<D>(r)), cut: wanted.length < sizes.length };
   },
 
