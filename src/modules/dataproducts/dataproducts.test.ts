@@ -86,6 +86,13 @@ describe.each(DATABASES)("data products (%s)", (kind) => {
     expect(await ids("?sort=name&status=active&pageSize=1&p=1")).toEqual(["leads"]);
     const sorted = await t.api("GET", "/api/dataproducts?sort=name&pageSize=2");
     expect(sorted.headers.get("link")).toBe('</api/dataproducts?sort=name&pageSize=2&p=1>; rel="next"');
+    await t.api("PUT", "/api/dataproducts/pears", { info: { title: "Pears", owner: "sales" }, tags: ["fruit", "green"] });
+    await t.api("PUT", "/api/dataproducts/plums", { info: { title: "Plums", owner: "sales" }, tags: ["fruity"] });
+    await t.api("PUT", "/api/dataproducts/odps-figs", { apiVersion: "v1.0.0", kind: "DataProduct", id: "odps-figs", name: "Figs", status: "draft", team: { name: "sales" }, tags: ["fruit"] });
+    expect(await ids("?tag=fruit")).toEqual(["pears", "odps-figs"]);
+    expect(await ids("?tag=fruit&sort=name")).toEqual(["odps-figs", "pears"]);
+    expect(await ids("?tag=Fruit")).toEqual([]);
+    expect(await ids("?tag=%25")).toEqual([]);
     const bad = await t.api("GET", "/api/dataproducts?sort=price");
     expect(bad.status).toBe(400);
     expect(bad.body.violations[0].field).toBe("sort");

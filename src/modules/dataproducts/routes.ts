@@ -16,8 +16,9 @@ export function dataProductRoutes(app: App, products: DocumentService<DataProduc
     config,
     filters: {
       ...ownedFilters.filters,
+      tag: Type.Optional(Type.String({ maxLength: 200, description: "Only those whose tags include this tag (exact match)." })),
       sort: Type.Optional(Type.Union([Type.Literal("name")], { description: "`name`: by title, letter case ignored; creation order when absent." })),
     },
-    toFilter: (q) => ({ ...ownedFilters.toFilter!(q), ...(q.sort === "name" ? { sort: "title" as const } : {}) }),
+    toFilter: (q) => ({ ...ownedFilters.toFilter!(q), tag: q.tag, ...(q.sort === "name" ? { sort: "title" as const } : {}) }),
   });
 }

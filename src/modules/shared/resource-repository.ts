@@ -3,6 +3,7 @@ import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
 import { hasMemberEmail } from "./member-email.js";
+import { hasTag } from "./document-tags.js";
 
 /** Catalog documents kept in the shared `resources` table. */
 export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag";
@@ -29,6 +30,8 @@ export interface ListFilter {
   status?: string;
   /** Teams only: a direct member has this email address (any letter case). */
   memberEmail?: string;
+  /** The document's top-level `tags` hold exactly this tag. */
+  tag?: string;
   /** `title`: by title (letter case ignored), then creation; creation order when absent. */
   sort?: "title";
   offset: number;
@@ -101,6 +104,7 @@ export const resourceRepository = {
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
       .$if(filter.q !== undefined, (qb) => qb.where(containsText(sql.ref("search_text"), filter.q!.toLowerCase())))
       .$if(filter.memberEmail !== undefined, (qb) => qb.where(hasMemberEmail(dialect, filter.memberEmail!)))
+      .$if(filter.tag !== undefined, (qb) => qb.where(hasTag(dialect, filter.tag!)))
       .$if(filter.sort === "title", (qb) => qb.orderBy(sql`title is null`).orderBy(byTitle(dialect)))
       .orderBy("row_id")
       .offset(filter.offset)
