@@ -1,6 +1,7 @@
 /** The web app's only way to the server: /api (and /auth for signing in), with the session cookie. */
 import type { Static } from "@sinclair/typebox";
 import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
+import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src/modules/datacontracts/versions/shapes.js";
 import type { Violation } from "./violation.js";
 
 export type { Violation };
@@ -12,6 +13,8 @@ export class ApiError extends Error {
     readonly violations: Violation[] = [],
     /** The problem's title, e.g. "Conflict": used as the heading of the message. */
     readonly title = "",
+    /** The problem document's other members (e.g. a refused breaking change's `breakingChanges`). */
+    readonly extras: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -72,7 +75,7 @@ export async function send<T = unknown>(method: string, path: string, body?: unk
   }
   if (!response.ok) {
     if (response.status === 401 && path.startsWith("/api/")) onUnauthorized();
-    throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? [], data?.title ?? response.statusText);
+    throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? [], data?.title ?? response.statusText, data && typeof data === "object" ? data : {});
   }
   return { data: data as T, etag: response.headers.get("etag") ?? undefined };
 }
@@ -99,6 +102,11 @@ export type { DataProduct, OutputPort } from "../../src/modules/dataproducts/sha
 export type { DataContract, SchemaObject } from "../../src/modules/datacontracts/shapes.js";
 export type { Access, HistoryEntry, Provisioning } from "../../src/modules/access/shapes.js";
 export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
+
+export type ContractVersionSummary = Static<typeof ContractVersionSummarySchema>;
+export type ChangeReport = Static<typeof ChangeReportSchema>;
+export type ContractChange = ChangeReport["changes"][number];
+export type AffectedAccess = ChangeReport["affectedAccesses"][number];
 
 export type ApiKey = Static<typeof ApiKeySchema> & { revokedByName?: string | null };
 

@@ -1,23 +1,13 @@
 import { useState } from "preact/hooks";
-import { ApiError, enc, get, withQuery } from "../api.js";
-import { TextDiff } from "../editor.js";
+import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionSummary } from "../api.js";
 import { usePrincipalNames } from "../names.js";
 import { Badge, Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
-import { toYaml } from "../yaml-text.js";
+import { AffectedAccessList, ChangeList } from "./contract-changes.js";
 
 /**
- * A contract's earlier versions with a readable diff, and its latest test results (PRODUCT.md §8,
- * §9). Both come from routes that a server may not have yet: then the sections say so plainly.
+ * A contract's versions with the changes between any two, and its latest test results (PRODUCT.md §8,
+ * §9). Test results come from a route a server may not have yet: then the section says so plainly.
  */
-
-interface Version {
-  n: number;
-  version?: string | null;
-  time?: string;
-  createdAt?: string;
-  principal?: string;
-  principalName?: string | null;
-}
 
 interface TestRun {
   id: string;
@@ -40,48 +30,93 @@ async function optional<T>(path: string): Promise<T | null> {
 
 export function ContractHistory({ id }: { id: string }) {
   const nameOf = usePrincipalNames();
-  const versions = useLoad(() => optional<Version[]>(`/api/datacontracts/${enc(id)}/versions`), [id]);
+  const versions = useLoad(() => get<ContractVersionSummary[]>(`/api/datacontracts/${enc(id)}/versions`), [id]);
   const results = useLoad(() => optional<TestRun[]>(withQuery("/api/test-results", { dataContractId: id })), [id]);
-  const [shown, setShown] = useState<{ n: number; before: string; after: string } | null>(null);
-  const compare = async (n: number, newest: number) => {
-    const [before, after] = await Promise.all([get(`/api/datacontracts/${enc(id)}/versions/${n}`), get(`/api/datacontracts/${enc(id)}/versions/${newest}`)]);
-    setShown({ n, before: toYaml(before), after: toYaml(after) });
-  };
+  const [pair, setPair] = useState<{ from?: number; to?: number }>({});
+  const [shown, setShown] = useState<ChangeReport | undefined>();
+  const [compareError, setCompareError] = useState<unknown>();
   const list = versions.data ?? [];
   const newest = list.length ? Math.max(...list.map((v) => v.n)) : 0;
+  const from = pair.from ?? (newest > 1 ? newest - 1 : undefined);
+  const to = pair.to ?? newest;
+  const compare = async (a: number, b: number) => {
+    setCompareError(undefined);
+    setShown(undefined);
+    try {
+      setShown(await get<ChangeReport>(withQuery(`/api/datacontracts/${enc(id)}/changes`, { from: String(a), to: String(b) })));
+    } catch (err) {
+      setCompareError(err);
+    }
+  };
   const latestRun = results.data?.length ? results.data[results.data.length - 1] : undefined;
   return (
     <>
       <section aria-labelledby="versions">
         <h2 id="versions">Versions</h2>
         <ErrorBox error={versions.error} title="The versions could not be read" />
-        {versions.data === null ? (
-          <p class="muted">This Steward server keeps no earlier versions of contracts.</p>
-        ) : list.length > 0 ? (
-          <Table columns={["Version", "Saved", "By", ""]} caption="Versions, newest first">
-            {list.map((v) => (
-              <tr key={v.n}>
-                <td>
-                  #{v.n} {v.version && <span class="muted">({v.version})</span>}
-                </td>
-                <td data-label="Saved">
-                  <When value={v.time ?? v.createdAt} />
-                </td>
-                <td data-label="By">{nameOf(v.principal, v.principalName)}</td>
-                <td class="row-actions">
-                  {v.n !== newest && (
-                    <button type="button" class="small" onClick={() => compare(v.n, newest).catch(() => undefined)}>
-                      Compare with the current version<span class="visually-hidden"> #{v.n}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+        {list.length > 0 ? (
+          <>
+            <Table columns={["Version", "Saved", "By"]} caption="Versions, newest first">
+              {list.map((v) => (
+                <tr key={v.n}>
+                  <td>
+                    #{v.n} {v.version && <span class="muted">({v.version})</span>}
+                  </td>
+                  <td data-label="Saved">
+                    <When value={v.createdAt} />
+                  </td>
+                  <td data-label="By">{nameOf(v.principal, v.principalName)}</td>
+                </tr>
+              ))}
+            </Table>
+            {list.length > 1 && from !== undefined && (
+              <form
+                class="row compare"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void compare(from, to);
+                }}
+              >
+                <label>
+                  From{" "}
+                  <select aria-label="Compare from version" value={String(from)} onChange={(e) => setPair({ from: Number(e.currentTarget.value), to })}>
+                    {list.map((v) => (
+                      <option key={v.n} value={String(v.n)}>
+                        #{v.n}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  to{" "}
+                  <select aria-label="Compare to version" value={String(to)} onChange={(e) => setPair({ from, to: Number(e.currentTarget.value) })}>
+                    {list.map((v) => (
+                      <option key={v.n} value={String(v.n)}>
+                        #{v.n}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" class="small">
+                  Show changes
+                </button>
+              </form>
+            )}
+          </>
         ) : (
           !versions.loading && <Empty>No versions recorded.</Empty>
         )}
-        {shown && <TextDiff before={shown.before} after={shown.after} beforeLabel={`version #${shown.n}`} afterLabel={`current version #${newest}`} />}
+        <ErrorBox error={compareError} title="The versions could not be compared" />
+        {shown && (
+          <section aria-labelledby="version-changes">
+            <h3 id="version-changes">
+              Changes from #{String(shown.from)} to #{String(shown.to)}
+              {shown.breaking ? " (breaking)" : ""}
+            </h3>
+            <ChangeList changes={shown.changes} caption="Changes between the versions" />
+            <AffectedAccessList accesses={shown.affectedAccesses} />
+          </section>
+        )}
       </section>
       <section aria-labelledby="test-results">
         <h2 id="test-results">Latest test results</h2>

@@ -1,12 +1,13 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, enc, send, type Violation } from "../api.js";
+import { ApiError, enc, send, type AffectedAccess, type ChangeReport, type ContractChange, type Violation } from "../api.js";
 import { CodeEditor, ImportFile, TextDiff, useUnsavedGuard } from "../editor.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
 import { ErrorBox, Field, Loading, PageHeader } from "../ui.js";
 import { atFields, ID_RULE, idProblem } from "../words.js";
 import { parseText, toYaml, type LineProblem } from "../yaml-text.js";
+import { BreakingWarning } from "./contract-changes.js";
 
 /**
  * Creating and editing a catalog document (team, data product, data contract): a form where the
@@ -53,6 +54,8 @@ export interface DocumentEditorProps {
   /** Violations the form shows in place (not repeated in the message above it). */
   claims?: (field: string) => boolean;
   intro?: ComponentChildren;
+  /** Before an edit is saved: the changes it would make, so a breaking one is confirmed first. */
+  review?: (id: string, doc: Doc) => Promise<ChangeReport>;
 }
 
 type Mode = "form" | "yaml";
@@ -73,6 +76,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
   const [problems, setProblems] = useState<LineProblem[]>([]);
   const [exists, setExists] = useState<string | undefined>();
   const [conflict, setConflict] = useState<{ theirs: Doc; etag?: string; mine: Doc } | undefined>();
+  const [breaking, setBreaking] = useState<{ changes: ContractChange[]; accesses: AffectedAccess[]; refused?: string } | undefined>();
   useUnsavedGuard(dirty);
 
   const load = async () => {
@@ -155,9 +159,10 @@ export function DocumentEditor(props: DocumentEditorProps) {
     return "";
   };
 
-  const save = async (e: Event, overwrite?: string) => {
+  const save = async (e: Event, overwrite?: string, confirmed = false) => {
     e.preventDefault();
     setError(undefined);
+    setBreaking(undefined);
     setExists(undefined);
     setProblems([]);
     let body: Doc = doc;
@@ -183,7 +188,16 @@ export function DocumentEditor(props: DocumentEditorProps) {
     }
     setBusy(true);
     try {
-      const path = `/api/${resource.plural}/${enc(docId)}`;
+      if (id && props.review && !confirmed) {
+        // A document the comparison cannot read is left to the PUT, which names its problems.
+        const report = await props.review(id, body).catch(() => undefined);
+        if (report?.breaking) {
+          setBreaking({ changes: report.changes, accesses: report.affectedAccesses });
+          return;
+        }
+      }
+      // Only an organization owner may store a breaking change over approved accesses; others get the 409 shown below.
+      const path = `/api/${resource.plural}/${enc(docId)}${confirmed && session.role === "owner" ? "?allowBreaking=true" : ""}`;
       await send("PUT", path, body, id ? { ifMatch: overwrite ?? loaded.etag } : { ifNoneMatch: "*" });
       setDirty(false);
       navigate(`/${resource.plural}/${enc(docId)}`, { force: true });
@@ -198,6 +212,12 @@ export function DocumentEditor(props: DocumentEditorProps) {
         } catch (reloadError) {
           setError(reloadError instanceof ApiError ? reloadError : problem);
         }
+      } else if (problem.status === 409 && Array.isArray(problem.extras.breakingChanges)) {
+        setBreaking({
+          changes: problem.extras.breakingChanges as ContractChange[],
+          accesses: (problem.extras.affectedAccesses ?? []) as AffectedAccess[],
+          refused: `${problem.detail} Nothing was saved: raise the major version to announce the change, or ask an organization owner.`,
+        });
       } else {
         setError(problem);
         if (parsed) setProblems(parsed.locate(problem.violations));
@@ -233,6 +253,18 @@ export function DocumentEditor(props: DocumentEditorProps) {
             </button>
           </div>
         </section>
+      )}
+      {breaking && (
+        <BreakingWarning changes={breaking.changes} accesses={breaking.accesses} refused={breaking.refused}>
+          <button type="button" onClick={() => setBreaking(undefined)}>
+            Cancel
+          </button>
+          {!breaking.refused && (
+            <button type="button" class="danger" onClick={(e) => save(e, undefined, true)}>
+              Save the breaking change
+            </button>
+          )}
+        </BreakingWarning>
       )}
       <form class="editor" onSubmit={(e) => save(e)} noValidate>
         {!id && (
