@@ -22,15 +22,20 @@ describe("the throttle's rules", () => {
 });
 
 /** Signs in over loopback from a chosen source address (all of 127.0.0.0/8 reaches the server). */
-function signInFrom(url: string, client: string, email: string, password: string): Promise<number> {
+async function signInFrom(url: string, client: string, email: string, password: string): Promise<number> {
+  return (await signInAnswer(url, client, email, password)).status;
+}
+
+function signInAnswer(url: string, client: string, email: string, password: string): Promise<{ status: number; body: string }> {
   const body = JSON.stringify({ email, password });
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: hostname, port, path: "/auth/sign-in", method: "POST", localAddress: client, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
       (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode!));
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
       },
     );
     req.on("error", reject);
@@ -64,7 +69,10 @@ describe.each(DATABASES)("sign-in throttling (%s)", (kind) => {
     }
     // Ten failures on the address: a new stranger gets one try, and is stopped after it.
     expect(await signInFrom(t.url, "127.0.0.4", "vic@example.com", "guess")).toBe(401);
-    expect(await signInFrom(t.url, "127.0.0.4", "vic@example.com", "vic's password")).toBe(429);
+    const refused = await signInAnswer(t.url, "127.0.0.4", "vic@example.com", "vic's password");
+    expect(refused.status).toBe(429);
+    // The person is told how long to wait, not just "later".
+    expect(JSON.parse(refused.body).detail).toMatch(/Try again in \d+ (seconds|minutes)\./);
     // Vic, from a client that never failed, signs in at once, on either process.
     expect(await signInFrom(t.url, "127.0.0.1", "vic@example.com", "vic's password")).toBe(200);
     expect(await signInFrom(second.url, "127.0.0.1", "vic@example.com", "vic's password")).toBe(200);

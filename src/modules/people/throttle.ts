@@ -60,7 +60,8 @@ export class SignInThrottle {
     if (!rule) return;
     const ends = Date.parse(entry(rule.counter)!.windowStartedAt) + THROTTLE_WINDOW_MS;
     const retry = Math.max(1, Math.ceil((ends - this.clock.now().getTime()) / 1000));
-    throw new Problem(429, "Too many failed sign-ins. Try again later.", undefined, { "retry-after": String(retry) });
+    const wait = retry < 90 ? `${retry} seconds` : `${Math.ceil(retry / 60)} minutes`;
+    throw new Problem(429, `Too many failed sign-ins. Try again in ${wait}.`, undefined, { "retry-after": String(retry) });
   }
 
   async failed(email: string, client: string): Promise<void> {
