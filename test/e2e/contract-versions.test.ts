@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
-import { DBT_ORDERS, launchBrowser, PEOPLE, signIn, startSeededServer } from "./fixtures.js";
+import { DBT_ORDERS, launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
 
 /** A contract's versions and their changes on its page; the editor warns before a breaking save, naming the accesses. */
 
@@ -10,14 +10,7 @@ describe("contract versions in a browser", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const newPage = async (email: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, t.url, email);
-    return page;
-  };
+  const newPage = (email: string): Promise<Page> => openPage(browser, contexts, t.url, email);
   const versionCount = async () => ((await t.api("GET", "/api/datacontracts/orders-v1/versions")).body as unknown[]).length;
 
   /** The stored contract with another version string and schema, typed into the editor as JSON (which is YAML). */

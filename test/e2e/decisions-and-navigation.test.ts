@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
-import { launchBrowser, PEOPLE, signIn, startSeededServer } from "./fixtures.js";
+import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
 
 /** Access decisions with comments and who made them; navigation on a phone; filters in the address. */
 
@@ -10,14 +10,7 @@ describe("decisions and navigation in a browser", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const newPage = async (email: string, viewport = { width: 1280, height: 900 }): Promise<Page> => {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, t.url, email);
-    return page;
-  };
+  const newPage = (email: string, viewport?: { width: number; height: number }): Promise<Page> => openPage(browser, contexts, t.url, email, viewport);
   const requestAccess = async (purpose: string): Promise<string> => {
     const res = await t.api("POST", "/api/access", { info: { purpose }, provider: { dataProductId: "orders", outputPortId: "orders-postgres" }, consumer: { teamId: "analytics" } });
     expect(res.status).toBe(201);

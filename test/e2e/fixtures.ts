@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ROOT } from "../helpers/cli.js";
 import { request, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -146,6 +146,25 @@ export async function startSeededServer(): Promise<TestServer> {
   const t = await startTestServer("sqlite");
   await seed(t);
   return t;
+}
+
+/**
+ * A fresh browser context (one person, their own cookies), kept in `contexts` for closing, with
+ * its page's default timeout set; signed in as `email` when one is given.
+ */
+export async function openPage(
+  browser: Browser,
+  contexts: BrowserContext[],
+  baseUrl: string,
+  email?: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  if (email !== undefined) await signIn(page, baseUrl, email);
+  return page;
 }
 
 export async function signIn(page: Page, baseUrl: string, email: string): Promise<void> {

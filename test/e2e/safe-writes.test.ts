@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
-import { launchBrowser, PEOPLE, signIn, startSeededServer } from "./fixtures.js";
+import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
 
 /** "New" never overwrites, two people editing at once never silently lose a save, and ODCS contracts edited as YAML. */
 
@@ -32,14 +32,7 @@ describe("safe writes in a browser", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const newPage = async (email: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, t.url, email);
-    return page;
-  };
+  const newPage = (email: string): Promise<Page> => openPage(browser, contexts, t.url, email);
   const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true }).waitFor();
 
   beforeAll(async () => {

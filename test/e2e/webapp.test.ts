@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
-import { DBT_INVALID, launchBrowser, PEOPLE, request, signIn, startSeededServer } from "./fixtures.js";
+import { DBT_INVALID, launchBrowser, openPage, PEOPLE, request, startSeededServer } from "./fixtures.js";
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 
@@ -10,14 +10,7 @@ describe("web app in a browser", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const newPage = async (email: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, t.url, email);
-    return page;
-  };
+  const newPage = (email: string): Promise<Page> => openPage(browser, contexts, t.url, email);
 
   beforeAll(async () => {
     [t, browser] = await Promise.all([startSeededServer(), launchBrowser()]);
