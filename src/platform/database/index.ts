@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
+import { withStatementCache } from "./statement-cache.js";
 import type { DB } from "./tables.js";
 
 export type { DB } from "./tables.js";
@@ -41,7 +42,7 @@ function openSqlite(path: string): Database {
   connection.pragma("synchronous = FULL");
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   // total_changes(): rows written through this connection; data_version: bumped by commits of
   // every other connection to the same file.
   const stamp = connection.prepare("select total_changes(), data_version from pragma_data_version").raw();
