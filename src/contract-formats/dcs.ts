@@ -137,7 +137,16 @@ export const dcsFormat: ContractFormat = {
   },
   facts(doc) {
     const info = isRecord(doc.info) ? doc.info : {};
-    return { title: str(info.title) ?? String(doc.id), owner: str(info.owner), ownerField: "info.owner", version: str(info.version), status: str(info.status), description: str(info.description) };
+    return {
+      title: str(info.title) ?? String(doc.id),
+      owner: str(info.owner),
+      ownerField: "info.owner",
+      version: str(info.version),
+      status: str(info.status),
+      description: str(info.description),
+      // The specification names no domain; `info` is open, so a contract that has one says it there.
+      domain: str(info.domain),
+    };
   },
   models: (doc) => [{ type: "dcs", detectedType: "dcs", models: models(doc) }],
   toOdcs(doc) {

@@ -103,6 +103,8 @@ export const dcs09Format: ContractFormat = {
       version: str(info.version),
       status: str(info.status),
       description: str(info.description),
+      // As in 1.x: no domain in the specification, `info.domain` when a contract names one.
+      domain: str(info.domain),
     };
   },
   models: groups,

@@ -34,7 +34,7 @@ function facts(doc: ContractDocument): ContractFacts {
     else if (str(doc.domain) !== undefined) [owner, ownerField] = [str(doc.domain), "domain"];
   }
   const description = isRecord(doc.description) ? (str(doc.description.purpose) ?? str(doc.description.usage)) : undefined;
-  return { title: str(doc.name) ?? String(doc.id), owner, ownerField, version: str(doc.version), status: str(doc.status), description };
+  return { title: str(doc.name) ?? String(doc.id), owner, ownerField, version: str(doc.version), status: str(doc.status), description, domain: str(doc.domain) };
 }
 
 const KINDS: Record<string, ModelKind> = { table: "table", view: "view", materialized_view: "materialized_view", "materialized view": "materialized_view" };

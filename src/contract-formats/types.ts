@@ -19,6 +19,8 @@ export interface ContractFacts {
   version?: string;
   status?: string;
   description?: string;
+  /** The business domain the contract belongs to, where the format names one (the `domainId` filter). */
+  domain?: string;
 }
 
 /** The models of one part of a contract: one typed schema, or the contract's own models. */

@@ -64,7 +64,17 @@ export const dpsFormat: ProductFormat = {
   },
   facts(doc) {
     const info = isRecord(doc.info) ? doc.info : {};
-    return { title: str(info.title) ?? String(doc.id), owner: str(info.owner), ownerField: "info.owner", status: str(info.status), description: str(info.description) };
+    return {
+      title: str(info.title) ?? String(doc.id),
+      owner: str(info.owner),
+      ownerField: "info.owner",
+      status: str(info.status),
+      description: str(info.description),
+      archetype: str(info.archetype),
+      // The specification has no domain member; `info` is open, and `info.domain` is where a
+      // document that wants one says it, beside the other facts about the product.
+      domain: str(info.domain),
+    };
   },
   outputPorts(doc) {
     if (!Array.isArray(doc.outputPorts)) return [];

@@ -82,6 +82,14 @@ function flag(port: Record<string, unknown>, name: string): boolean {
   return value === true || (typeof value === "string" && value.toLowerCase() === "true");
 }
 
+/**
+ * The standard has no archetype member, so it arrives as a custom property: `archetype`, or
+ * `type` as the reference product's own example product sends it (`consumer-aligned`).
+ */
+function archetypeOf(doc: Record<string, unknown>): string | undefined {
+  return str(customProperty(doc.customProperties, "archetype")?.value) ?? str(customProperty(doc.customProperties, "type")?.value);
+}
+
 /** The name an access uses for an ODPS output port. */
 export const portRef = (name: unknown, version: unknown) => `${String(name)}@${String(version)}`;
 
@@ -105,7 +113,7 @@ export const odpsFormat: ProductFormat = {
     const team = isRecord(doc.team) ? doc.team : undefined;
     const custom = customProperty(doc.customProperties, "owner");
     const description = isRecord(doc.description) ? (str(doc.description.purpose) ?? str(doc.description.usage)) : undefined;
-    const base = { title: str(doc.name) ?? String(doc.id), status: str(doc.status), description };
+    const base = { title: str(doc.name) ?? String(doc.id), status: str(doc.status), description, domain: str(doc.domain), archetype: archetypeOf(doc) };
     if (str(team?.name) !== undefined) return { ...base, owner: str(team?.name), ownerField: "team.name" };
     if (custom && str(custom.value) !== undefined) return { ...base, owner: str(custom.value), ownerField: `customProperties[${custom.index}].value` };
     if (str(doc.domain) !== undefined) return { ...base, owner: str(doc.domain), ownerField: "domain" };

@@ -16,6 +16,10 @@ export interface ProductFacts {
   ownerField: string;
   status?: string;
   description?: string;
+  /** The business domain the product belongs to, where the format names one (the `domainId` filter). */
+  domain?: string;
+  /** Its kind, e.g. source-aligned or consumer-aligned (the `archetype` filter). */
+  archetype?: string;
 }
 
 /** An output port as Steward reads it, whichever format wrote it. */

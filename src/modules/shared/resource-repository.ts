@@ -20,14 +20,21 @@ export interface ResourceColumns {
   title: string | null;
   ownerTeamId: string | null;
   status: string | null;
+  /** Business domain and archetype, for the kinds whose documents name them. */
+  domain?: string | null;
+  archetype?: string | null;
   searchText: string;
   doc: unknown;
 }
 
 export interface ListFilter {
   q?: string;
-  ownerTeamId?: string;
+  /** Owned by this team, or by any of these. */
+  ownerTeamId?: string | readonly string[];
   status?: string;
+  /** In any of these business domains. */
+  domain?: readonly string[];
+  archetype?: string;
   /** Teams only: a direct member has this email address (any letter case). */
   memberEmail?: string;
   /** The document's top-level `tags` hold exactly this tag. */
@@ -100,8 +107,10 @@ export const resourceRepository = {
       .select(["row_id", sql<number | string>`octet_length(doc)`.as("bytes")])
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
-      .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "=", filter.ownerTeamId!))
+      .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "in", ([] as string[]).concat(filter.ownerTeamId!)))
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
+      .$if(filter.domain !== undefined, (qb) => qb.where("domain", "in", [...filter.domain!]))
+      .$if(filter.archetype !== undefined, (qb) => qb.where("archetype", "=", filter.archetype!))
       .$if(filter.q !== undefined, (qb) => qb.where(containsText(sql.ref("search_text"), filter.q!.toLowerCase())))
       .$if(filter.memberEmail !== undefined, (qb) => qb.where(hasMemberEmail(dialect, filter.memberEmail!)))
       .$if(filter.tag !== undefined, (qb) => qb.where(hasTag(dialect, filter.tag!)))
@@ -140,6 +149,8 @@ export const resourceRepository = {
         title: storable(columns.title),
         owner_team_id: storable(columns.ownerTeamId),
         status: storable(columns.status),
+        domain: storable(columns.domain ?? null),
+        archetype: storable(columns.archetype ?? null),
         search_text: storable(columns.searchText) ?? "",
         doc: JSON.stringify(columns.doc),
         created_at: at,
@@ -155,6 +166,8 @@ export const resourceRepository = {
         title: storable(columns.title),
         owner_team_id: storable(columns.ownerTeamId),
         status: storable(columns.status),
+        domain: storable(columns.domain ?? null),
+        archetype: storable(columns.archetype ?? null),
         search_text: storable(columns.searchText) ?? "",
         doc: JSON.stringify(columns.doc),
         updated_at: at,

@@ -41,6 +41,10 @@ export interface ResourcesTable {
   title: string | null;
   owner_team_id: string | null;
   status: string | null;
+  /** Business domain the document names (data products, data contracts); migration 0080. */
+  domain: string | null;
+  /** Data products' archetype; migration 0080. */
+  archetype: string | null;
   /** Lower-cased text the `q` filter searches. */
   search_text: string;
   doc: string;

@@ -11,6 +11,7 @@ import accessContract from "./0031_access_contract.js";
 import testResults from "./0050_test_results.js";
 import apiKeyRevoker from "./0051_api_key_revoker.js";
 import contractVersions from "./0070_contract_versions.js";
+import domainArchetype from "./0080_domain_archetype.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0050_test_results": testResults,
   "0051_api_key_revoker": apiKeyRevoker,
   "0070_contract_versions": contractVersions,
+  "0080_domain_archetype": domainArchetype,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
