@@ -29,7 +29,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     schema: DataContractSchema,
     service: contracts,
     config,
-    ...ownedFilters,
+    ...ownedFilters("ODCS `domain` or the Data Contract Specification's `info.domain`"),
     readQuery: FormatQuery,
     writeQuery: PutContractQuery.properties,
     present: asRequested,

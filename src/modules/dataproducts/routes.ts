@@ -1,10 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
+import { SafeText } from "../../platform/http/shapes.js";
 import type { App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
 import { DataProductSchema, type DataProduct } from "./shapes.js";
+
+const owned = ownedFilters("ODPS `domain` or the Data Product Specification's `info.domain`");
 
 export function dataProductRoutes(app: App, products: DocumentService<DataProduct>, config: Config): void {
   documentRoutes(app, {
@@ -15,10 +18,15 @@ export function dataProductRoutes(app: App, products: DocumentService<DataProduc
     service: products,
     config,
     filters: {
-      ...ownedFilters.filters,
-      tag: Type.Optional(Type.String({ maxLength: 200, description: "Only those whose tags include this tag (exact match)." })),
-      sort: Type.Optional(Type.Union([Type.Literal("name")], { description: "`name`: by title, letter case ignored; creation order when absent." })),
+      ...owned.filters,
+      archetype: Type.Optional(
+        SafeText({
+          maxLength: 200,
+          description:
+            "Only those of this archetype (exact match), e.g. source-aligned or consumer-aligned: the Data Product Specification's `info.archetype`, an ODPS custom property `archetype` (or `type`).",
+        }),
+      ),
     },
-    toFilter: (q) => ({ ...ownedFilters.toFilter!(q), tag: q.tag, ...(q.sort === "name" ? { sort: "title" as const } : {}) }),
+    toFilter: (q) => ({ ...owned.toFilter!(q), archetype: q.archetype }),
   });
 }

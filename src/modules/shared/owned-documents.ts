@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
+import { SafeText } from "../../platform/http/shapes.js";
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "./resource-repository.js";
 import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
@@ -15,6 +16,9 @@ export interface OwnedFacts {
   ownerField: string;
   status?: string;
   description?: string;
+  domain?: string;
+  /** Data products only. */
+  archetype?: string;
 }
 
 /** Data products and data contracts: documents a team owns, each format naming it its own way. */
@@ -22,7 +26,14 @@ export function ownedDocument<D extends Document>(what: string, facts: (doc: D) 
   return {
     columns: (doc) => {
       const f = facts(doc);
-      return { title: f.title, ownerTeamId: f.owner ?? null, status: f.status ?? null, searchText: searchText(doc.id, f.title, f.description) };
+      return {
+        title: f.title,
+        ownerTeamId: f.owner ?? null,
+        status: f.status ?? null,
+        domain: f.domain ?? null,
+        archetype: f.archetype ?? null,
+        searchText: searchText(doc.id, f.title, f.description),
+      };
     },
     authorize: (p, _id, before, after) =>
       policy.writeOwned(p, what, [before && facts(before).owner, after && facts(after).owner].filter((o): o is string => o !== undefined)),
@@ -36,14 +47,36 @@ export async function ownerViolations(ex: Executor, organizationId: string, fact
   return team ? [] : [{ field: facts.ownerField, message: `no team '${facts.owner}' exists in this organization` }];
 }
 
-/** The list filters of owned documents: by owner team and by status. */
-export const ownedFilters: Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> = {
-  filters: {
-    teamId: Type.Optional(Type.String({ description: "Only those owned by this team." })),
-    status: Type.Optional(Type.String({ description: "Only those with this info.status." })),
-  },
-  toFilter: (q) => ({ ownerTeamId: q.teamId, status: q.status }),
-};
+/** Values of a query parameter that may be repeated (`?teamId=a&teamId=b`): any of them matches. */
+const Repeatable = (description: string) =>
+  Type.Array(SafeText({ maxLength: 256 }), {
+    maxItems: 100,
+    description: `${description} Repeat the parameter to accept any of several.`,
+  });
+
+/**
+ * The list filters data products and data contracts share, as the reference product names
+ * them; `domainSource` says where the kind's formats name the domain. Every filter is a
+ * condition the database answers (indexed columns, or the stored document's tags).
+ */
+export function ownedFilters(domainSource: string): Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> {
+  return {
+    filters: {
+      teamId: Type.Optional(Repeatable("Only those owned by this team (its id).")),
+      domainId: Type.Optional(Repeatable(`Only those in this business domain (exact match on ${domainSource}).`)),
+      status: Type.Optional(SafeText({ maxLength: 200, description: "Only those with this status (exact match)." })),
+      tag: Type.Optional(SafeText({ maxLength: 200, description: "Only those whose top-level `tags` include this tag (exact match)." })),
+      sort: Type.Optional(Type.Union([Type.Literal("name")], { description: "`name`: by title, letter case ignored; creation order when absent." })),
+    },
+    toFilter: (q) => ({
+      ownerTeamId: q.teamId as unknown as string[] | undefined,
+      domain: q.domainId as unknown as string[] | undefined,
+      status: q.status,
+      tag: q.tag,
+      ...(q.sort === "name" ? { sort: "title" as const } : {}),
+    }),
+  };
+}
 
 /**
  * Documents of the reference product's other resources (assets, source systems, definitions,

@@ -42,6 +42,8 @@ function violationsFrom(errors: FastifySchemaValidationError[], context: string)
     }
     let message = error.message ?? "is invalid";
     if (error.keyword === "enum" && Array.isArray(params.allowedValues)) message = `must be one of: ${params.allowedValues.join(", ")}`;
+    // A choice of one value (`sort=name`) is a `const`: name the value, as for a longer list.
+    if (error.keyword === "const" && typeof params.allowedValue === "string") message = `must be one of: ${params.allowedValue}`;
     if (field === "") field = context;
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) continue;
