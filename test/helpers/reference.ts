@@ -69,13 +69,23 @@ export function referenceViolations(method: string, templatePath: string, status
     const { doc, ajv } = reference();
     const op = doc.paths?.[templatePath]?.[method.toLowerCase()];
     if (!op) throw new Error(`The reference has no operation ${method} ${templatePath}`);
-    const schema = op.responses?.[String(status)]?.content?.["application/json"]?.schema;
+    // The feed answers application/cloudevents-batch+json; any JSON media type counts.
+    const content: Record<string, { schema?: unknown }> = op.responses?.[String(status)]?.content ?? {};
+    const media = "application/json" in content ? "application/json" : Object.keys(content).find((type) => /\+json$/.test(type));
+    const schema = media === undefined ? undefined : content[media]?.schema;
     compiled.set(key, schema === undefined ? null : ajv.compile(rebase(schema) as object));
   }
   const validate = compiled.get(key);
   if (!validate) throw new Error(`The reference gives no JSON schema for ${key}`);
   if (validate(body)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+}
+
+/** A named schema of the description's components, e.g. `Access`, as the description writes it. */
+export function referenceSchema(name: string): any {
+  const schema = reference().doc.components?.schemas?.[name];
+  if (!schema) throw new Error(`The reference has no schema ${name}`);
+  return schema;
 }
 
 /** Local `#/components/...` references of an inline schema, pointed at the loaded description. */
