@@ -81,6 +81,16 @@ export function referenceViolations(method: string, templatePath: string, status
   return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
 }
 
+/** Checks `value` against a named schema of the description's components, e.g. `AccessActivatedEvent`. */
+export function referenceComponentViolations(name: string, value: unknown): string[] {
+  referenceSchema(name);
+  const key = `#/components/schemas/${name}`;
+  if (!compiled.has(key)) compiled.set(key, reference().ajv.compile({ $ref: `${BASE}openapi.json${key}` }));
+  const validate = compiled.get(key)!;
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+}
+
 /** A named schema of the description's components, e.g. `Access`, as the description writes it. */
 export function referenceSchema(name: string): any {
   const schema = reference().doc.components?.schemas?.[name];
