@@ -21,7 +21,7 @@ describe.each(DATABASES)("replay: the SDK's connector registration (%s)", (kind)
   const path = `/api/connectors/${id}`;
 
   /** What `register()` sends, given the connector version it was built with (may be absent). */
-  async function register(sdk: SdkClient, type: string, connectorVersion?: string) {
+  async function register(sdk: SdkClient, type: string, connectorVersion?: string): Promise<Record<string, unknown>> {
     const found = await sdk.send("GET", path, ACCEPT_JSON);
     let model: Record<string, unknown>;
     if (found.status === 404) {

@@ -13,8 +13,9 @@ import { ACCEPT_EVENTS, ACCEPT_JSON, ACCEPT_PROBLEM, SdkClient, throughGenerated
  * - on start it reads `state.lastEventId` from GET /api/connectors/{id};
  * - it polls GET /api/events with `lastEventId` (left out while it has none) and
  *   `longPolling=false`, always;
- * - it dispatches on the text after the last `.` of `type`, so any prefix works, and ignores
- *   (logs) kinds it does not know;
+ * - it dispatches on the text after the last `.` of `type`, and ignores (logs) kinds it does not
+ *   know; the older DataMeshManagerEventListener switches on the whole type
+ *   (`com.datamesh-manager.events.<Kind>`), so that exact prefix is checked on every event;
  * - after each event it saves the position: GET connector, replace state with {lastEventId}, PUT;
  * - the connector fetches what `data.id` names, reports provisioning-started, tags the access
  *   through a GET + PUT of the whole access, and reports provisioning-succeeded (and the same
@@ -100,6 +101,7 @@ class ReplayedListener {
   private async dispatch(event: CloudEvent): Promise<void> {
     this.seen.push(event);
     const name = kindOf(event);
+    expect(event.type).toBe(`${PREFIX}.${name}`);
     if (name === "AccessActivatedEvent") await this.handler.onAccessActivated(event.data.id);
     else if (name === "AccessDeactivatedEvent") await this.handler.onAccessDeactivated(event.data.id);
     else if (!SDK_KINDS.has(name)) this.unknownKinds.push(name);
@@ -131,8 +133,10 @@ class GcpAccessConnector {
     const access = await this.read(`/api/access/${accessId}`, "/api/access/{id}");
     const product = await this.read(`/api/dataproducts/${access.provider.dataProductId}`, "/api/dataproducts/{id}");
     const port = product.outputPorts.find((p: any) => p.id === access.provider.outputPortId || p.name === access.provider.outputPortId);
+    // The connectors read the port's contract untyped for its server, falling back to the port's
+    // own `server` when that read fails (some generated client versions refuse to send it).
     const contract = await this.read(`/api/datacontracts/${port.dataContractId}`, "/api/datacontracts/{id}");
-    const server = contract.servers[0];
+    const server = contract.servers?.[0] ?? port.server;
     const team = await this.read(`/api/teams/${access.consumer.teamId}`, "/api/teams/{id}");
     return { dataset: `${server.project}.${server.dataset}`, group: team.custom?.gcpGroup as string };
   }
@@ -302,5 +306,9 @@ describe.each(DATABASES)("replay: the SDK's event listener with remote state (%s
     const state = (await connector.sdk.ok("GET", `/api/connectors/${CONNECTOR}`, ACCEPT_JSON)).body.state;
     expect(state).toEqual({ lastEventId: feed.at(-1)!.id });
     expect((await connector.sdk.ok("GET", `/api/events?lastEventId=${state.lastEventId}&longPolling=false`, ACCEPT_EVENTS)).body).toEqual([]);
+    // The first SDK releases knew no longPolling parameter and sent lastEventId alone.
+    expect((await connector.sdk.ok("GET", `/api/events?lastEventId=${feed[5]!.id}`, ACCEPT_EVENTS)).body.map((e: CloudEvent) => e.id)).toEqual(
+      feed.slice(6).map((e) => e.id),
+    );
   });
 });
