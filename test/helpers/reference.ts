@@ -70,7 +70,10 @@ export function referenceViolations(method: string, templatePath: string, status
     const op = doc.paths?.[templatePath]?.[method.toLowerCase()];
     if (!op) throw new Error(`The reference has no operation ${method} ${templatePath}`);
     // The feed answers application/cloudevents-batch+json; any JSON media type counts.
-    const content: Record<string, { schema?: unknown }> = op.responses?.[String(status)]?.content ?? {};
+    let answer = op.responses?.[String(status)];
+    // Shared answers (NotFound, UnprocessableEntity, ...) are references into components/responses.
+    if (typeof answer?.$ref === "string") answer = doc.components?.responses?.[answer.$ref.split("/").pop()];
+    const content: Record<string, { schema?: unknown }> = answer?.content ?? {};
     const media = "application/json" in content ? "application/json" : Object.keys(content).find((type) => /\+json$/.test(type));
     const schema = media === undefined ? undefined : content[media]?.schema;
     compiled.set(key, schema === undefined ? null : ajv.compile(rebase(schema) as object));

@@ -26,6 +26,7 @@ describe.each(DATABASES)("replay: the SDK's connector registration (%s)", (kind)
     let model: Record<string, unknown>;
     if (found.status === 404) {
       expect(found.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(referenceViolations("GET", "/api/connectors/{id}", 404, found.body)).toEqual([]);
       model = throughGeneratedModel("Connector", {});
     } else {
       expect(found.status, found.text).toBe(200);
@@ -70,7 +71,9 @@ describe.each(DATABASES)("replay: the SDK's connector registration (%s)", (kind)
     // delete(): a 404 would only be logged; 204 is the documented difference from the reference's 200.
     const deleted = await sdk.send("DELETE", path, ACCEPT_PROBLEM);
     expect(deleted.status).toBe(204);
-    expect((await sdk.send("DELETE", path, ACCEPT_PROBLEM)).status).toBe(404);
+    const gone = await sdk.send("DELETE", path, ACCEPT_PROBLEM);
+    expect(gone.status).toBe(404);
+    expect(referenceViolations("DELETE", "/api/connectors/{id}", 404, gone.body)).toEqual([]);
     expect((await sdk.send("GET", path, ACCEPT_JSON)).status).toBe(404);
 
     // Registration is infrastructure, not catalog: it puts nothing on the event feed.
