@@ -61,9 +61,9 @@ async function writes(kind: DatabaseKind) {
 }
 
 /**
- * A synchronizer pushing `SYNC` new documents from 8 clients, GET then PUT per document as the
- * reference SDK does, against `SYNC` no-op PUTs of documents that exist (the same server, after
- * the push). Team documents stand in for assets. The server's RSS is sampled throughout.
+ * The reference SDK's asset synchronizer at scale: `SYNC` new assets pushed from 8 clients, GET
+ * (404) then PUT per asset, against `SYNC` no-op PUTs of the same assets once they exist (the same
+ * server, after the push). The server's RSS is sampled throughout.
  */
 async function sync(kind: DatabaseKind) {
   const target = await createSeeded(kind);
@@ -75,9 +75,17 @@ async function sync(kind: DatabaseKind) {
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, memoryOf(pid).rssMiB)), 100);
   try {
     const checkpoints = [0.1, 0.5];
-    const body = (i: number) => ({ name: `Asset ${i}`, description: `Synchronized document ${i}`, tags: ["sync", `batch-${i % 100}`] });
+    // What a warehouse connector sends for a table: source, qualified name, a few columns.
+    const body = (i: number) => ({
+      info: { source: "snowflake", sourceId: `SALES.PUBLIC.ORDERS_${i}`, type: "snowflake_table", name: `ORDERS_${i}`, qualifiedName: `SALES.PUBLIC.ORDERS_${i}` },
+      columns: [
+        { name: "ORDER_ID", type: "VARCHAR(36)", description: "Order number" },
+        { name: "AMOUNT", type: "NUMBER(10,2)" },
+        { name: "PLACED_AT", type: "TIMESTAMP_NTZ" },
+      ],
+    });
     const synced = await perSecond(CLIENTS, SYNC, async (i) => {
-      const path = `/api/teams/asset-${i}`;
+      const path = `/api/assets/sales-public-orders-${i}`;
       const found = await call(server.url, target.key, "GET", path);
       if (found !== 404) throw new Error(`GET ${path} answered ${found}`);
       const status = await call(server.url, target.key, "PUT", path, body(i));
@@ -86,7 +94,7 @@ async function sync(kind: DatabaseKind) {
     });
     const syncRss = Math.max(maxRss, memoryOf(pid).rssMiB);
     const noop = await perSecond(CLIENTS, SYNC, async (i) => {
-      const status = await call(server.url, target.key, "PUT", `/api/teams/asset-${i}`, body(i));
+      const status = await call(server.url, target.key, "PUT", `/api/assets/sales-public-orders-${i}`, body(i));
       if (status !== 200) throw new Error(`no-op PUT answered ${status}`);
     });
     const ratio = round(synced / noop);
