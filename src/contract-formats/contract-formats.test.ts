@@ -113,6 +113,20 @@ describe("data contract formats", () => {
     expect((odcs.servers as Array<Record<string, unknown>>)[1]).toMatchObject({ server: "staging", type: "custom", host: "staging.acme.internal" });
   });
 
+  it("carries a DCS contract's info.domain to the ODCS domain, for both DCS versions, so the converted contract is in the same domain", () => {
+    const dcs1 = { ...load("dcs-1-orders.yaml"), info: { ...load("dcs-1-orders.yaml").info as object, domain: "fulfilment" } };
+    const dcs09 = { id: "legacy", dataContractSpecification: "0.9.3", info: { title: "Legacy", version: "1.0.0", owner: "logistics", domain: "fulfilment" }, schema: { type: "custom", specification: "x" } };
+    for (const doc of [dcs1, dcs09]) {
+      const format = contractFormatOf(doc);
+      expect(format.facts(doc).domain).toBe("fulfilment");
+      const odcs = format.toOdcs(doc as typeof doc & { id: string });
+      expectValid(ODCS, odcs);
+      expect(odcs.domain).toBe("fulfilment");
+      expect(JSON.stringify(odcs.customProperties ?? [])).not.toContain("fulfilment");
+      expect(contractFormatOf(odcs).facts(odcs as typeof odcs & { id: string })).toMatchObject({ domain: "fulfilment", owner: "logistics" });
+    }
+  });
+
   it("reports DCS 1.x structure problems with paths", () => {
     const doc = { id: "x", dataContractSpecification: "1.1.0", info: { title: "X" }, models: { m: { fields: { a: { type: 3, required: "yes" } } } } };
     expect(contractFormatOf(doc).validate(doc).map((v) => v.field)).toEqual(

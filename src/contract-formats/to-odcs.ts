@@ -149,8 +149,12 @@ export function odcsHead(id: string, info: Json, terms: unknown, tags: unknown, 
   };
   if (Object.keys(description).length > 0) head.description = description;
   if (str(info.owner) !== undefined) head.team = { name: info.owner };
+  // ODCS has a top-level `domain`; the Data Contract Specification has none, and contracts that
+  // name one do it in `info` (the `domainId` filter reads it there too).
+  if (str(info.domain) !== undefined) head.domain = info.domain;
   if (Array.isArray(tags) && tags.every((x) => typeof x === "string")) head.tags = tags;
-  const { title: _t, version: _v, status: _s, description: _d, owner: _o, ...otherInfo } = info;
+  const { title: _t, version: _v, status: _s, description: _d, owner: _o, ...allOtherInfo } = info;
+  const otherInfo = head.domain === undefined ? allOtherInfo : Object.fromEntries(Object.entries(allOtherInfo).filter(([k]) => k !== "domain"));
   const { usage: _u, limitations: _l, ...otherTerms } = t;
   const custom = customProperties([
     ...Object.entries(otherInfo),
