@@ -17,6 +17,7 @@ import {
   type Access,
   type Comment,
   type Provisioning,
+  type ProvisioningReport,
 } from "./shapes.js";
 import type { AccessService } from "./service.js";
 
@@ -178,20 +179,23 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
     async (request: WithId) => access.cancel(principalOf(request), request.params.id, (request.body ?? {}) as { endDate?: string; comment?: string }),
   );
 
-  app.post(
-    "/api/access/:id/provisioning/:transition",
-    {
-      schema: {
-        tags,
-        summary: "Report provisioning progress",
-        description: "For connectors: records how granting or revoking went. Fields left out keep their value.",
-        params: Type.Object({ id: IdParams.properties.id, transition: Type.Union(Object.keys(PROVISIONING_TRANSITIONS).map((t) => Type.Literal(t))) }),
-        body: Type.Union([ProvisioningReportSchema, Type.Null()]),
-        response: { 200: ProvisioningSchema, ...errors(403, 404, 422) },
+  // One route per report, as the reference product has them, so each carries its own operationId.
+  for (const [transition, { status }] of Object.entries(PROVISIONING_TRANSITIONS)) {
+    app.post(
+      `/api/access/:id/provisioning/${transition}`,
+      {
+        schema: {
+          tags,
+          summary: `Report ${transition.replace("-", " ")}`,
+          description: `For connectors: records how granting or revoking went, setting provisioning.status to '${status}'. Accepted from any state (the latest report wins); fields left out keep their value.`,
+          params: IdParams,
+          body: Type.Union([ProvisioningReportSchema, Type.Null()]),
+          response: { 200: ProvisioningSchema, ...errors(403, 404, 422) },
+        },
       },
-    },
-    async (request) => access.report(principalOf(request), request.params.id, request.params.transition, request.body ?? {}),
-  );
+      async (request: WithId) => access.report(principalOf(request), request.params.id, transition, (request.body ?? {}) as ProvisioningReport),
+    );
+  }
 
   app.get(
     "/api/access/:id/provisioning",
