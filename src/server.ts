@@ -4,6 +4,7 @@ import { cliCommand } from "./cli/command-name.js";
 import { CONTRACT_FORMATS } from "./contract-formats/index.js";
 import { PRODUCT_FORMATS } from "./product-formats/index.js";
 import { PostgresCommitListener } from "./events/notifier.js";
+import { KeyLeaseListener } from "./modules/api-keys/key-lease.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
 import { openDatabase } from "./platform/database/index.js";
@@ -44,9 +45,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const app = await buildApp(services, { logger: options.logger });
   const listener =
     database.dialect === "postgres" ? new PostgresCommitListener(config.databaseUrl, services.events, app.log) : undefined;
+  const keyListener = services.apiKeys.lease ? new KeyLeaseListener(config.databaseUrl, services.apiKeys.lease, app.log) : undefined;
   const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
   try {
     await listener?.start();
+    await keyListener?.start();
     if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
     // Compile the document validators now, so that no request pays for it on the event loop.
     for (const format of [...CONTRACT_FORMATS, ...PRODUCT_FORMATS]) format.validate({ id: "warm-up" });
@@ -56,6 +59,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await scheduler.stop();
     await app.close();
     await listener?.stop();
+    await keyListener?.stop();
     await database.close();
     throw error;
   }
@@ -74,6 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await scheduler.stop();
         await app.close();
         await listener?.stop();
+        await keyListener?.stop();
         await database.close();
       })()),
   };

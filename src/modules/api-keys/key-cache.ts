@@ -5,42 +5,51 @@ const CAPACITY = 10_000;
 
 /**
  * API keys already looked up, by secret hash, so an authenticated request need not query the
- * database for its key. Valid only while the database has not been written to: every use first
- * compares the database's write stamp (SQLite: this connection's change count and the file's data
- * version, which other processes' commits bump), and any write at all — a revocation among them,
- * from this process or another — forgets every key. A revoked key is therefore refused on the very
- * next request, in every process; expiry is checked on every use against the clock. Without a
- * write stamp (PostgreSQL, where checking anything costs the same round trip as the lookup
- * itself) nothing is cached.
+ * database for its key. The cache is told by a stamp when what it holds may be stale: every use
+ * compares the stamp, and any change forgets every key; while the stamp is undefined nothing is
+ * used or remembered.
+ * - SQLite: the database's write stamp (this connection's change count and the file's data
+ *   version, which other processes' commits bump), so any write at all — a revocation among
+ *   them, from this process or another — forgets every key.
+ * - PostgreSQL: the key lease (key-lease.ts): changes when any process changes a key, and is
+ *   undefined whenever this process cannot be sure it has heard of every change in time.
+ * A revoked key is therefore refused on the very next request, in every process; expiry is
+ * checked on every use against the clock.
  */
 export class KeyCache {
   private readonly rows = new Map<string, ApiKeyRow>();
-  private stamp = "";
+  private stamp: string | undefined;
 
-  constructor(private readonly writeStamp: (() => string) | undefined) {}
+  constructor(private readonly currentStamp: (() => string | undefined) | undefined) {}
 
-  /** The key row for `hash`, if remembered and nothing was written since. */
+  /** The key row for `hash`, if remembered and nothing changed since. */
   get(hash: string): ApiKeyRow | undefined {
-    if (!this.writeStamp) return undefined;
-    this.forgetIfWritten();
+    const now = this.currentStamp?.();
+    if (now === undefined) return undefined;
+    this.forgetIfChanged(now);
     return this.rows.get(hash);
   }
 
   /** What the cache must compare after a lookup: the stamp before it. */
   mark(): string | undefined {
-    return this.writeStamp?.();
+    return this.currentStamp?.();
   }
 
-  /** Remembers a row read after `mark`, unless something was written since (the row may be stale). */
+  /** Remembers a row read after `mark`, unless something changed since (the row may be stale). */
   remember(hash: string, row: ApiKeyRow, mark: string | undefined): void {
-    if (!this.writeStamp || mark === undefined || this.writeStamp() !== mark) return;
-    this.forgetIfWritten();
+    const now = this.currentStamp?.();
+    if (now === undefined || mark === undefined || now !== mark) return;
+    this.forgetIfChanged(now);
     if (this.rows.size >= CAPACITY) this.rows.delete(this.rows.keys().next().value!);
     this.rows.set(hash, row);
   }
 
-  private forgetIfWritten(): void {
-    const now = this.writeStamp!();
+  /** Forgets every key (after this process changed one itself). */
+  forgetAll(): void {
+    this.rows.clear();
+  }
+
+  private forgetIfChanged(now: string): void {
     if (now === this.stamp) return;
     this.rows.clear();
     this.stamp = now;

@@ -6,6 +6,7 @@ import { invalid, notFound, type FieldViolation } from "../../platform/errors.js
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { KeyCache } from "./key-cache.js";
+import { KeyLease, LEASE_MS } from "./key-lease.js";
 import { principalOf } from "../../events/log.js";
 import { apiKeyRepository, type ApiKeyRow } from "./repository.js";
 
@@ -73,12 +74,15 @@ function expiryOf(text: string): string | null {
 
 export class ApiKeyService {
   private readonly cache: KeyCache;
+  /** PostgreSQL: when remembered keys may be used; fed by a KeyLeaseListener the server starts. */
+  readonly lease: KeyLease | undefined;
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
   ) {
-    this.cache = new KeyCache(database.writeStamp);
+    this.lease = database.dialect === "postgres" ? new KeyLease() : undefined;
+    this.cache = new KeyCache(database.writeStamp ?? (this.lease ? () => this.lease!.stamp() : undefined));
   }
 
   /** Creates a key in `organizationId`; also used by the CLI and bootstrap, which have no principal. */
@@ -151,6 +155,10 @@ export class ApiKeyService {
     policy.manageApiKeys(p);
     if (!(await apiKeyRepository.findById(this.database.db, p.organizationId, id))) throw notFound("API key", id);
     await apiKeyRepository.revoke(this.database.db, p.organizationId, id, this.clock.now().toISOString(), principalOf(p));
+    this.cache.forgetAll();
+    // Every other process either has heard of the revocation once this wait is over, or no longer
+    // trusts what it remembers (key-lease.ts): only then is the revocation answered.
+    if (this.lease) await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
   }
 
   /** The principal behind a secret, or undefined when it is unknown, revoked or expired. */

@@ -12,6 +12,7 @@ import testResults from "./0050_test_results.js";
 import apiKeyRevoker from "./0051_api_key_revoker.js";
 import contractVersions from "./0070_contract_versions.js";
 import domainArchetype from "./0080_domain_archetype.js";
+import apiKeyNotify from "./0090_api_key_notify.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0051_api_key_revoker": apiKeyRevoker,
   "0070_contract_versions": contractVersions,
   "0080_domain_archetype": domainArchetype,
+  "0090_api_key_notify": apiKeyNotify,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
