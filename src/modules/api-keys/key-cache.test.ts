@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
 import { ManualClock } from "../../platform/clock.js";
@@ -64,6 +64,17 @@ describe.each(DATABASES)("authentication with remembered keys (%s)", (kind) => {
     expect(await status(created.body.key)).toBe(200);
     expect((await t.api("DELETE", `/api/api-keys/${created.body.id}`)).status).toBe(204);
     expect(await status(created.body.key)).toBe(401);
+  });
+
+  it("records a remembered key's use once per minute, not on every request", async () => {
+    const created = await t.api("POST", "/api/api-keys", { displayName: "busy", scope: "organization" });
+    const touches = vi.spyOn(apiKeyRepository, "touch");
+    try {
+      for (let i = 0; i < 6; i++) expect(await status(created.body.key)).toBe(200);
+      expect(touches.mock.calls.filter(([, id]) => id === created.body.id)).toHaveLength(1);
+    } finally {
+      touches.mockRestore();
+    }
   });
 
   it("refuses a remembered key once it expired", async () => {

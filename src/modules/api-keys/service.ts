@@ -175,6 +175,9 @@ export class ApiKeyService {
     if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;
     if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       await apiKeyRepository.touch(this.database.db, row.id, now.toISOString());
+      // The remembered row too: on PostgreSQL recording use does not forget remembered keys, and a
+      // stale time would make every following request record it again.
+      row.last_used_at = now.toISOString();
     }
     return { organizationId: row.organization_id, keyId: row.id, scope: row.scope, teamIds: row.team_id === null ? [] : [row.team_id] };
   }
