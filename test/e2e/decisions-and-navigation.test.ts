@@ -138,4 +138,14 @@ describe("decisions and navigation in a browser", () => {
     await page.getByRole("link", { name: "Revenue dashboard" }).waitFor();
     expect(await page.getByRole("link", { name: "Orders", exact: true }).count()).toBe(0);
   });
+
+  it("filters data products by archetype, through the server's filter", async () => {
+    const page = await newPage(PEOPLE.consumer);
+    await page.getByLabel("Archetype").selectOption("source-aligned");
+    await page.waitForURL(/\?archetype=source-aligned$/);
+    await page.getByRole("link", { name: "Orders", exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "Revenue dashboard" }).count()).toBe(0);
+    await page.getByLabel("Archetype").selectOption("aggregate");
+    await page.getByText("No data product matches these filters.").waitFor();
+  });
 });

@@ -30,15 +30,20 @@ export function useUrlFilters<K extends string>(keys: readonly K[]): [Record<K, 
   return [values, (k, v) => setValues((prev) => ({ ...prev, [k]: v }))];
 }
 
-const FILTERS = ["q", "teamId", "status"] as const;
+const FILTERS = ["q", "teamId", "status", "archetype"] as const;
+/** The archetypes the editor suggests; the filter matches the stored value exactly. */
+const ARCHETYPES = ["source-aligned", "aggregate", "consumer-aligned"];
 
 export function DataProductList() {
   const { session } = useSession();
   const [filters, setFilter] = useUrlFilters(FILTERS);
   const query = useDebounced(filters.q);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
-  const products = useLoad(() => get<DataProduct[]>(withQuery("/api/dataproducts", { q: query.trim(), teamId: filters.teamId, status: filters.status })), [query, filters.teamId, filters.status]);
-  const filtered = filters.q !== "" || filters.teamId !== "" || filters.status !== "";
+  const products = useLoad(
+    () => get<DataProduct[]>(withQuery("/api/dataproducts", { q: query.trim(), teamId: filters.teamId, status: filters.status, archetype: filters.archetype })),
+    [query, filters.teamId, filters.status, filters.archetype],
+  );
+  const filtered = filters.q !== "" || filters.teamId !== "" || filters.status !== "" || filters.archetype !== "";
   return (
     <>
       <PageHeader
@@ -59,6 +64,14 @@ export function DataProductList() {
             <option value="">Any status</option>
             {STATUSES.map((s) => (
               <option key={s}>{s}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Archetype" id="archetype">
+          <select id="archetype" value={filters.archetype} onChange={(e) => setFilter("archetype", e.currentTarget.value)}>
+            <option value="">Any archetype</option>
+            {ARCHETYPES.map((a) => (
+              <option key={a}>{a}</option>
             ))}
           </select>
         </Field>
