@@ -8,7 +8,7 @@ import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { isRecord } from "../schema-formats/text.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
-import { qualityRules, str } from "./members.js";
+import { infoFacts, qualityRules, str } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
 import type { ContractDocument, ContractFormat } from "./types.js";
 
@@ -135,19 +135,7 @@ export const dcsFormat: ContractFormat = {
     structure ??= createAjv({ verbose: true }).compile(DcsSchema);
     return structure(doc) ? [] : standardViolations(structure.errors);
   },
-  facts(doc) {
-    const info = isRecord(doc.info) ? doc.info : {};
-    return {
-      title: str(info.title) ?? String(doc.id),
-      owner: str(info.owner),
-      ownerField: "info.owner",
-      version: str(info.version),
-      status: str(info.status),
-      description: str(info.description),
-      // The specification names no domain; `info` is open, so a contract that has one says it there.
-      domain: str(info.domain),
-    };
-  },
+  facts: infoFacts,
   models: (doc) => [{ type: "dcs", detectedType: "dcs", models: models(doc) }],
   toOdcs(doc) {
     const { id, info, terms, tags, servers, models: _m, dataContractSpecification: _spec, definitions: _d, ...rest } = doc;

@@ -9,7 +9,7 @@ import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { countFields, normalizeSchemaType, parseLimits, parseSchema, SCHEMA_TYPES } from "../schema-formats/index.js";
 import { isRecord } from "../schema-formats/text.js";
-import { str } from "./members.js";
+import { infoFacts } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
 import type { ContractDocument, ContractFormat, ModelGroup } from "./types.js";
 
@@ -94,19 +94,7 @@ export const dcs09Format: ContractFormat = {
     }
     return violations;
   },
-  facts(doc) {
-    const info = isRecord(doc.info) ? doc.info : {};
-    return {
-      title: str(info.title) ?? String(doc.id),
-      owner: str(info.owner),
-      ownerField: "info.owner",
-      version: str(info.version),
-      status: str(info.status),
-      description: str(info.description),
-      // As in 1.x: no domain in the specification, `info.domain` when a contract names one.
-      domain: str(info.domain),
-    };
-  },
+  facts: infoFacts,
   models: groups,
   toOdcs(doc) {
     const { id, info, terms, tags, servers, schema, dataContractSpecification: _spec, ...rest } = doc;

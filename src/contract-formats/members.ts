@@ -8,6 +8,24 @@ export function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/**
+ * What the Data Contract Specification (1.x and 0.9) and the Data Product Specification keep in
+ * `info`: title, owner team, version, status, description, and a domain. None of the three
+ * specifications has a domain member; `info` is open, so a document that names one says it there.
+ */
+export function infoFacts(doc: Record<string, unknown>) {
+  const info = isRecord(doc.info) ? doc.info : {};
+  return {
+    title: str(info.title) ?? String(doc.id),
+    owner: str(info.owner),
+    ownerField: "info.owner",
+    version: str(info.version),
+    status: str(info.status),
+    description: str(info.description),
+    domain: str(info.domain),
+  };
+}
+
 /** The standards' `customProperties: [{property, value}]`: the named one and its index. */
 export function customProperty(list: unknown, name: string): { value: unknown; index: number } | undefined {
   if (!Array.isArray(list)) return undefined;

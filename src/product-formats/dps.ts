@@ -4,7 +4,7 @@ import type { ValidateFunction } from "ajv";
 import { OpenObject, ResourceId } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { isRecord } from "../schema-formats/text.js";
-import { str } from "../contract-formats/members.js";
+import { infoFacts, str } from "../contract-formats/members.js";
 import type { OutputPortView, ProductFormat } from "./types.js";
 
 const Tags = Type.Array(Type.String());
@@ -64,17 +64,7 @@ export const dpsFormat: ProductFormat = {
   },
   facts(doc) {
     const info = isRecord(doc.info) ? doc.info : {};
-    return {
-      title: str(info.title) ?? String(doc.id),
-      owner: str(info.owner),
-      ownerField: "info.owner",
-      status: str(info.status),
-      description: str(info.description),
-      archetype: str(info.archetype),
-      // The specification has no domain member; `info` is open, and `info.domain` is where a
-      // document that wants one says it, beside the other facts about the product.
-      domain: str(info.domain),
-    };
+    return { ...infoFacts(doc), archetype: str(info.archetype) };
   },
   outputPorts(doc) {
     if (!Array.isArray(doc.outputPorts)) return [];

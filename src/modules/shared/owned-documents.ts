@@ -1,5 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import type { ContractFacts } from "../../contract-formats/types.js";
 import type { Executor } from "../../platform/database/index.js";
+import type { ProductFacts } from "../../product-formats/types.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { SafeText } from "../../platform/http/shapes.js";
 import { policy } from "../../policies/index.js";
@@ -7,19 +9,8 @@ import { resourceRepository } from "./resource-repository.js";
 import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
 import type { DocumentRoutesOptions } from "./document-routes.js";
 
-/** What an owned document says about itself, wherever its format keeps it. */
-export interface OwnedFacts {
-  title: string;
-  /** Id of the owning team; undefined when the document names none (a violation). */
-  owner?: string;
-  /** Path of the member the owner is read from, for violations. */
-  ownerField: string;
-  status?: string;
-  description?: string;
-  domain?: string;
-  /** Data products only. */
-  archetype?: string;
-}
+/** What an owned document says about itself, wherever its format keeps it: a contract's or a product's facts. */
+export type OwnedFacts = Omit<ContractFacts, "version"> & Pick<ProductFacts, "archetype">;
 
 /** Data products and data contracts: documents a team owns, each format naming it its own way. */
 export function ownedDocument<D extends Document>(what: string, facts: (doc: D) => OwnedFacts): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
