@@ -3,11 +3,12 @@ import { buildApp } from "./app.js";
 import { cliCommand } from "./cli/command-name.js";
 import { CONTRACT_FORMATS } from "./contract-formats/index.js";
 import { PRODUCT_FORMATS } from "./product-formats/index.js";
-import { PostgresCommitListener } from "./events/notifier.js";
-import { KeyLeaseListener } from "./modules/api-keys/key-lease.js";
+import { commitRelay } from "./events/notifier.js";
+import { keyLeaseFeed } from "./modules/api-keys/key-lease.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
 import { openDatabase } from "./platform/database/index.js";
+import { PostgresListener } from "./platform/database/pg-listener.js";
 import { migrateToLatest } from "./platform/database/migrations/index.js";
 import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
@@ -43,13 +44,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const services = createServices(config, database, options.clock ?? systemClock);
   const app = await buildApp(services, { logger: options.logger });
-  const listener =
-    database.dialect === "postgres" ? new PostgresCommitListener(config.databaseUrl, services.events, app.log) : undefined;
-  const keyListener = services.apiKeys.lease ? new KeyLeaseListener(config.databaseUrl, services.apiKeys.lease, app.log) : undefined;
+  const listener = database.dialect === "postgres" ? new PostgresListener(config.databaseUrl, app.log) : undefined;
+  listener?.subscribe(commitRelay(services.events));
+  if (listener && services.apiKeys.lease) listener.subscribe(keyLeaseFeed(listener, services.apiKeys.lease));
   const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
   try {
     await listener?.start();
-    await keyListener?.start();
     if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
     // Compile the document validators now, so that no request pays for it on the event loop.
     for (const format of [...CONTRACT_FORMATS, ...PRODUCT_FORMATS]) format.validate({ id: "warm-up" });
@@ -59,7 +59,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await scheduler.stop();
     await app.close();
     await listener?.stop();
-    await keyListener?.stop();
     await database.close();
     throw error;
   }
@@ -78,8 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await scheduler.stop();
         await app.close();
         await listener?.stop();
-        await keyListener?.stop();
-        await database.close();
+            await database.close();
       })()),
   };
 }

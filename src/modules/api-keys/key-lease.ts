@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyBaseLogger } from "fastify";
-import pg from "pg";
+import type { PostgresListener, Subscription } from "../../platform/database/pg-listener.js";
 
 /** How long a heartbeat that came back lets this process trust what it remembers. */
 export const LEASE_MS = 250;
@@ -53,80 +52,42 @@ export class KeyLease {
   }
 }
 
-/** The connection that feeds a KeyLease: LISTENs on the keys channel and sends the heartbeats. */
-export class KeyLeaseListener {
-  private client?: pg.Client;
-  private heartbeat?: NodeJS.Timeout;
-  private retry?: NodeJS.Timeout;
-  private stopped = false;
-  private sequence = 0;
+/**
+ * What feeds a KeyLease, on the process's notification listener: the keys channel, and a
+ * heartbeat the process sends itself every 100 ms on a channel of its own.
+ */
+export function keyLeaseFeed(listener: PostgresListener, lease: KeyLease): Subscription {
+  const channel = `steward_lease_${randomUUID().replace(/-/g, "")}`;
+  let sequence = 0;
+  let heartbeat: NodeJS.Timeout | undefined;
   /** Heartbeats in flight: sequence number → when sent. */
-  private readonly sent = new Map<number, number>();
-  private readonly channel = `steward_lease_${randomUUID().replace(/-/g, "")}`;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly lease: KeyLease,
-    private readonly logger: FastifyBaseLogger,
-  ) {}
-
-  async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on("notification", (message) => {
-      if (message.channel === KEYS_CHANNEL) this.lease.keysChanged();
-      else if (message.channel === this.channel) {
-        const sequence = Number(message.payload);
-        const sentAt = this.sent.get(sequence);
-        for (const older of this.sent.keys()) if (older <= sequence) this.sent.delete(older);
-        if (sentAt !== undefined) this.lease.renewed(sentAt);
-      }
-    });
-    client.on("error", (error) => {
-      this.lease.lost();
-      this.logger.warn({ err: error }, "API key listener connection lost; keys are looked up on every request until it is back");
-      this.reconnectSoon();
-    });
-    await client.connect();
-    // A heartbeat is a transaction (NOTIFY takes a transaction id): it need not wait for a WAL
-    // flush, which leaves the order of notifications as it is.
-    await client.query("SET synchronous_commit = off");
-    await client.query(`LISTEN ${KEYS_CHANNEL}`);
-    await client.query(`LISTEN ${this.channel}`);
-    this.client = client;
-    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-    this.beat();
-  }
-
-  private beat(): void {
-    const client = this.client;
-    if (!client) return;
-    const sequence = ++this.sequence;
+  const sent = new Map<number, number>();
+  const beat = () => {
+    const n = ++sequence;
     // The time is taken before the NOTIFY is even sent, so the heartbeat commits after it.
-    this.sent.set(sequence, this.lease.now());
-    if (this.sent.size > 1000) this.sent.delete(this.sent.keys().next().value!);
-    client.query("select pg_notify($1, $2)", [this.channel, String(sequence)]).catch(() => {});
-  }
-
-  private reconnectSoon(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
-    const old = this.client;
-    this.client = undefined;
-    this.sent.clear();
-    old?.end().catch(() => {});
-    if (this.stopped || this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      if (!this.stopped) this.start().catch(() => this.reconnectSoon());
-    }, 1000);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.lease.lost();
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.retry) clearTimeout(this.retry);
-    await this.client?.end().catch(() => {});
-  }
+    sent.set(n, lease.now());
+    if (sent.size > 1000) sent.delete(sent.keys().next().value!);
+    listener.notify(channel, String(n));
+  };
+  return {
+    channels: [KEYS_CHANNEL, channel],
+    notified(from, payload) {
+      if (from === KEYS_CHANNEL) return lease.keysChanged();
+      const n = Number(payload);
+      const sentAt = sent.get(n);
+      for (const older of sent.keys()) if (older <= n) sent.delete(older);
+      if (sentAt !== undefined) lease.renewed(sentAt);
+    },
+    connected() {
+      heartbeat ??= setInterval(beat, HEARTBEAT_MS);
+      heartbeat.unref();
+      beat();
+    },
+    lost() {
+      lease.lost();
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+      sent.clear();
+    },
+  };
 }

@@ -74,7 +74,7 @@ function expiryOf(text: string): string | null {
 
 export class ApiKeyService {
   private readonly cache: KeyCache;
-  /** PostgreSQL: when remembered keys may be used; fed by a KeyLeaseListener the server starts. */
+  /** PostgreSQL: when remembered keys may be used; fed through the process notification listener (keyLeaseFeed). */
   readonly lease: KeyLease | undefined;
 
   constructor(

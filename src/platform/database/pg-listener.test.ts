@@ -1,0 +1,51 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { PostgresListener } from "./pg-listener.js";
+
+const quiet = { warn() {} } as never;
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe("the process's notification listener (postgres)", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+  });
+  afterAll(() => database?.drop());
+
+  it("hands each subscriber its channels, tells them when the connection is lost, and listens again after it", async () => {
+    const channel = `steward_test_${Date.now()}`;
+    const heard: string[] = [];
+    const states: string[] = [];
+    const listener = new PostgresListener(database.url, quiet);
+    listener.subscribe({ channels: [channel], notified: (_c, payload) => heard.push(payload), lost: () => states.push("lost"), connected: () => states.push("connected") });
+    listener.subscribe({ channels: ["steward_other_channel"], notified: () => heard.push("wrong subscriber") });
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await listener.start();
+      await other.query("select pg_notify($1, 'one')", [channel]);
+      listener.notify(channel, "to itself");
+      await waitFor(() => heard.length === 2);
+      expect(heard).toEqual(["one", "to itself"]);
+
+      // The server ends the listener's connection, as a restart or an operator would.
+      await other.query("select pg_terminate_backend($1)", [(listener as unknown as { client: pg.Client }).client.processID]);
+      await waitFor(() => states.length === 3);
+      expect(states).toEqual(["connected", "lost", "connected"]);
+      await other.query("select pg_notify($1, 'two')", [channel]);
+      await waitFor(() => heard.length === 3);
+      expect(heard.at(-1)).toBe("two");
+    } finally {
+      await other.end();
+      await listener.stop();
+    }
+    expect(states.at(-1)).toBe("lost");
+  }, 15_000);
+});
