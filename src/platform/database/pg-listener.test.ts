@@ -36,7 +36,7 @@ describe("the process's notification listener (postgres)", () => {
       expect(heard).toEqual(["one", "to itself"]);
 
       // The server ends the listener's connection, as a restart or an operator would.
-      await other.query("select pg_terminate_backend($1)", [(listener as unknown as { client: pg.Client }).client.processID]);
+      await other.query("select pg_terminate_backend($1)", [(listener as unknown as { client: { processID: number } }).client.processID]);
       await waitFor(() => states.length === 3);
       expect(states).toEqual(["connected", "lost", "connected"]);
       await other.query("select pg_notify($1, 'two')", [channel]);
