@@ -17,28 +17,34 @@ export interface TestDatabase {
 }
 
 /**
- * A database of its own for one test file: a fresh SQLite file, or a fresh PostgreSQL schema
- * (selected through the connection's search_path, so Steward needs no schema setting).
+ * A database of its own for one test file: a fresh SQLite file, or a fresh PostgreSQL database.
+ * A database rather than a schema: PostgreSQL's catalog is per database, and Kysely's migrator
+ * reads the whole catalog of its database, which fails now and then while another test file drops
+ * its schema at the same moment.
  */
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "steward-test-"));
     return { kind, url: `sqlite:${join(dir, "steward.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const schema = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await asAdmin((admin) => admin.query(`create database ${name}`));
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
   return {
     kind,
-    url,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    },
+    url: url.toString(),
+    // FORCE ends connections a test left open (a killed child's pool, say).
+    drop: () => asAdmin((admin) => admin.query(`drop database if exists ${name} with (force)`)),
   };
+}
+
+async function asAdmin(work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
