@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
+import { withNamedStatements } from "./pg-statements.js";
 import { withStatementCache } from "./statement-cache.js";
 import type { DB } from "./tables.js";
 
@@ -58,7 +59,7 @@ function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return {
     db,
     dialect: "postgres",

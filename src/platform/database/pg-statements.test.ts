@@ -1,0 +1,83 @@
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { withNamedStatements } from "./pg-statements.js";
+
+interface Tables {
+  things: { id: string; n: number };
+}
+
+describe("statements prepared once per connection (postgres)", () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let db: Kysely<Tables>;
+  // One connection, so every query below runs in the same session and its prepared statements are visible.
+  const open = (capacity?: number) => {
+    pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, capacity) }) });
+  };
+  const prepared = async () =>
+    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(db)).rows.filter(
+      (row) => !row.statement.includes("pg_prepared_statements"),
+    );
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query("create table things (id text primary key, n integer not null)");
+    await admin.end();
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it("prepares a repeated statement once and answers each run with its own parameters", async () => {
+    open();
+    for (let n = 0; n < 5; n++) await db.insertInto("things").values({ id: `t${n}`, n }).execute();
+    for (let n = 0; n < 5; n++) {
+      const row = await db.selectFrom("things").select("n").where("id", "=", `t${n}`).executeTakeFirstOrThrow();
+      expect(row.n).toBe(n);
+    }
+    const statements = await prepared();
+    expect(statements.map((s) => s.statement).sort()).toEqual([
+      'insert into "things" ("id", "n") values ($1, $2)',
+      'select "n" from "things" where "id" = $1',
+    ]);
+    await db.destroy();
+  });
+
+  it("keeps transactions, savepoints and a failing statement working, without naming transaction control", async () => {
+    open();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto("things").values({ id: "inside", n: 1 }).execute();
+    });
+    const trx = await db.startTransaction().execute();
+    const point = await trx.savepoint("change").execute();
+    // A duplicate id fails in the savepoint; the transaction goes on, and the same named statement runs again after.
+    await expect(point.insertInto("things").values({ id: "inside", n: 2 }).execute()).rejects.toMatchObject({ code: "23505" });
+    await point.rollbackToSavepoint("change").execute();
+    await trx.insertInto("things").values({ id: "after", n: 3 }).execute();
+    await trx.commit().execute();
+    const rows = await db.selectFrom("things").select(["id", "n"]).where("id", "in", ["inside", "after"]).orderBy("id").execute();
+    expect(rows).toEqual([
+      { id: "after", n: 3 },
+      { id: "inside", n: 1 },
+    ]);
+    expect((await prepared()).every((s) => /^(select|insert)/.test(s.statement))).toBe(true);
+    await db.destroy();
+  });
+
+  it("names at most `capacity` statements and runs the rest unnamed, still correctly", async () => {
+    open(2);
+    for (let length = 1; length <= 5; length++) {
+      const ids = Array.from({ length }, (_, i) => `t${i}`);
+      const rows = await db.selectFrom("things").select("id").where("id", "in", ids).execute();
+      expect(rows).toHaveLength(length);
+    }
+    expect(await prepared()).toHaveLength(2);
+    await db.destroy();
+  });
+});
