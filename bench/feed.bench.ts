@@ -42,7 +42,7 @@ const BATCH = 1000;
  * sampling the server's memory. The consumer finds each batch's last id in the text; what it does
  * with the events is its own cost, not the feed's.
  */
-async function catchUpOverHttp(server: ServeProcess, key: string, expected: number) {
+export async function catchUpOverHttp(server: ServeProcess, key: string, expected: number) {
   const pid = server.child.pid!;
   const before = memoryOf(pid);
   let maxRss = before.rssMiB;
@@ -82,18 +82,18 @@ async function catchUpOverHttp(server: ServeProcess, key: string, expected: numb
 }
 
 /** The baseline: the same rows read and rendered in this process, no HTTP, no auth. */
-async function catchUpInProcess(target: Seeded) {
+export async function catchUpInProcess(target: Seeded) {
   return withDatabase(target.url, async (database) => {
     const log = new EventLog(database, benchConfig(target.url), systemClock);
     const started = performance.now();
     let events = 0;
     let bytes = 0;
     for (let after = 0; ; ) {
-      const rows = await log.readAfter(target.organizationId, after);
-      if (rows.length === 0) break;
-      bytes += log.renderBatch(rows).length;
-      events += rows.length;
-      after = rows[rows.length - 1].seq;
+      const batch = await log.readBatch(target.organizationId, after);
+      if (batch.count === 0) break;
+      bytes += batch.body.length;
+      events += batch.count;
+      after = batch.lastSeq;
     }
     const seconds = (performance.now() - started) / 1000;
     return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
@@ -105,7 +105,7 @@ async function catchUpInProcess(target: Seeded) {
  * request with a batch rendered from the same log (16 of them, in turn, held in memory), read by
  * the same client loop. What remains between it and Steward is Steward's own work per batch.
  */
-async function catchUpBareHttp(target: Seeded, batches: number) {
+export async function catchUpBareHttp(target: Seeded, batches: number) {
   const dir = mkdtempSync(join(tmpdir(), "steward-bench-bare-"));
   const file = join(dir, "batches.json");
   await withDatabase(target.url, async (database) => {

@@ -1,8 +1,7 @@
 import type { EventLog } from "./log.js";
-import { MAX_BATCH } from "./log.js";
 import { Problem, unavailable } from "../platform/errors.js";
 import { ReadAhead } from "./read-ahead.js";
-import type { EventRow } from "./repository.js";
+import type { RenderedBatch } from "./repository.js";
 
 export interface FeedRequest {
   organizationId: string;
@@ -33,10 +32,7 @@ export class FeedService {
     private readonly log: EventLog,
     private readonly limits: LongPollLimits,
   ) {
-    this.readAhead = new ReadAhead(async (organizationId, afterSeq) => {
-      const rows = await this.log.readAfter(organizationId, afterSeq, MAX_BATCH);
-      return { rows, text: this.log.renderBatch(rows) };
-    });
+    this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readBatch(organizationId, afterSeq));
   }
 
   /** Answers every held long poll with what it has (usually `[]`); new ones are not held. */
@@ -44,19 +40,16 @@ export class FeedService {
     this.shutdown.abort();
   }
 
-  async read(request: FeedRequest): Promise<string> {
+  async read(request: FeedRequest): Promise<Buffer> {
     const { organizationId } = request;
     const ahead = request.lastEventId === undefined ? undefined : await this.readAhead.take(organizationId, request.lastEventId.toLowerCase());
     // An empty batch read ahead means the consumer has reached the end of the log: a long poll
     // must then be held, and a plain read must see what committed since, so read afresh.
-    if (ahead && ahead.rows.length > 0) {
-      this.readAhead.served(organizationId, ahead.rows);
-      return ahead.text;
-    }
+    if (ahead && ahead.count > 0) return this.serve(organizationId, ahead);
     const after = await this.log.positionAfter(organizationId, request.lastEventId);
     const { holdMs, maxHeld, maxHeldPerOrganization } = this.limits;
     if (!request.longPolling || holdMs === 0 || this.shutdown.signal.aborted) {
-      return this.serve(organizationId, await this.log.readAfter(organizationId, after, MAX_BATCH));
+      return this.serve(organizationId, await this.log.readBatch(organizationId, after));
     }
     const heldHere = this.heldByOrganization.get(organizationId) ?? 0;
     if (heldHere >= maxHeldPerOrganization) {
@@ -86,9 +79,9 @@ export class FeedService {
     const deadline = Date.now() + holdMs;
     try {
       for (;;) {
-        const rows = await this.log.readAfter(request.organizationId, after, MAX_BATCH);
+        const batch = await this.log.readBatch(request.organizationId, after);
         const remaining = deadline - Date.now();
-        if (rows.length > 0 || remaining <= 0 || this.shutdown.signal.aborted) return this.serve(request.organizationId, rows);
+        if (batch.count > 0 || remaining <= 0 || this.shutdown.signal.aborted) return this.serve(request.organizationId, batch);
         if (!woken) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, remaining);
@@ -117,8 +110,8 @@ export class FeedService {
     return this.log.renderBatch(rows, await this.log.principalNames(organizationId, rows.map((r) => r.principal)));
   }
 
-  private serve(organizationId: string, rows: EventRow[]): string {
-    this.readAhead.served(organizationId, rows);
-    return this.log.renderBatch(rows);
+  private serve(organizationId: string, batch: RenderedBatch): Buffer {
+    this.readAhead.served(organizationId, batch);
+    return batch.body;
   }
 }

@@ -8,7 +8,7 @@ import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
 import { GroupCommit } from "./group-commit.js";
 import { principalNames } from "./principal-names.js";
-import { eventRepository, type EventRow } from "./repository.js";
+import { eventRepository, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
 
 export const MAX_BATCH = 1000;
 
@@ -52,6 +52,7 @@ export class EventLog {
   /** In-process wake-ups, one event name per organization id. */
   readonly commits = new EventEmitter();
   private readonly groups: GroupCommit;
+  private readonly envelopeParts: EnvelopeParts;
 
   constructor(
     private readonly database: Database,
@@ -59,6 +60,14 @@ export class EventLog {
     private readonly clock: Clock,
   ) {
     this.commits.setMaxListeners(0);
+    const { appUrl, eventTypePrefix } = config;
+    // A JSON string's opening, without its closing quote: the database appends the kind and the quote.
+    const opening = (text: string) => JSON.stringify(text).slice(0, -1);
+    this.envelopeParts = {
+      typeOpen: opening(`${eventTypePrefix}.`),
+      schemaOpen: opening(`${appUrl}/api/openapi.yaml#/components/schemas/`),
+      source: JSON.stringify(appUrl),
+    };
     this.groups = new GroupCommit(database, (organizationIds) => {
       for (const organizationId of organizationIds) this.commits.emit(organizationId);
     });
@@ -118,6 +127,11 @@ export class EventLog {
     return eventRepository.readAfter(this.database.db, organizationId, afterSeq, Math.min(limit, MAX_BATCH));
   }
 
+  /** The feed's next batch after `afterSeq`, rendered as `renderBatch` would render it, in one read. */
+  async readBatch(organizationId: string, afterSeq: number): Promise<RenderedBatch> {
+    return eventRepository.readRendered(this.database.db, this.database.dialect, organizationId, afterSeq, MAX_BATCH, this.envelopeParts);
+  }
+
   async readLatest(organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
     return eventRepository.readLatest(this.database.db, organizationId, Math.min(limit, MAX_BATCH), subject);
   }
@@ -133,8 +147,9 @@ export class EventLog {
   }
 
   /**
-   * Renders a batch as a CloudEvents JSON array. Built as text: `data` is stored as JSON already,
-   * and a feed replay serialises millions of envelopes.
+   * Renders rows as a CloudEvents JSON array, for the views that add principals' names. Built as
+   * text: `data` is stored as JSON already. The feed itself has the database render its batches
+   * (`readBatch`), member for member the same.
    */
   renderBatch(rows: EventRow[], names?: Map<string, string>): string {
     const { appUrl, eventTypePrefix } = this.config;

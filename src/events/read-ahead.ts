@@ -1,11 +1,5 @@
 import { MAX_BATCH } from "./log.js";
-import type { EventRow } from "./repository.js";
-
-/** A batch as read, and as it will be sent. */
-export interface Batch {
-  rows: EventRow[];
-  text: string;
-}
+import type { RenderedBatch } from "./repository.js";
 
 /**
  * A consumer catching up asks, batch after batch, for "the events after the last one you sent
@@ -18,16 +12,16 @@ export interface Batch {
  */
 export class ReadAhead {
   /** In the order they were started, which is also the order they expire in. */
-  private readonly batches = new Map<string, { batch: Promise<Batch>; expires: number }>();
+  private readonly batches = new Map<string, { batch: Promise<RenderedBatch>; expires: number }>();
 
   constructor(
-    private readonly read: (organizationId: string, afterSeq: number) => Promise<Batch>,
+    private readonly read: (organizationId: string, afterSeq: number) => Promise<RenderedBatch>,
     private readonly capacity = 16,
     private readonly ttlMs = 10_000,
   ) {}
 
   /** The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read failed. */
-  async take(organizationId: string, lastEventId: string): Promise<Batch | undefined> {
+  async take(organizationId: string, lastEventId: string): Promise<RenderedBatch | undefined> {
     this.forgetExpired();
     const key = `${organizationId}\n${lastEventId}`;
     const held = this.batches.get(key);
@@ -37,15 +31,14 @@ export class ReadAhead {
   }
 
   /** Called with each batch served: a full one starts the read of the next. */
-  served(organizationId: string, rows: EventRow[]): void {
-    if (rows.length < MAX_BATCH) return;
-    const last = rows[rows.length - 1];
-    const key = `${organizationId}\n${last.id}`;
+  served(organizationId: string, batch: RenderedBatch): void {
+    if (batch.count < MAX_BATCH) return;
+    const key = `${organizationId}\n${batch.lastId}`;
     this.forgetExpired();
     if (this.batches.has(key)) return;
     if (this.batches.size >= this.capacity) this.batches.delete(this.batches.keys().next().value!);
     // After the current response is on its way, not before.
-    const next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, last.seq));
+    const next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, batch.lastSeq));
     next.catch(() => {});
     this.batches.set(key, { batch: next, expires: Date.now() + this.ttlMs });
   }
