@@ -53,9 +53,10 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
       change("g5"),
     ]);
 
-    // All five ran before the one commit: they shared a transaction.
-    expect(trace).toEqual(["work g1", "work g2", "work g3", "work g4", "work g5", "commit"]);
-    if (kind === "postgres") expect(new Set(xids).size).toBe(1);
+    // The first attempt, without savepoints, stops at the first failure and keeps nothing; the group
+    // then runs again with a savepoint per change, and all five share the one commit.
+    expect(trace).toEqual(["work g1", "work g2", "work g1", "work g2", "work g3", "work g4", "work g5", "commit"]);
+    if (kind === "postgres") expect(new Set(xids.slice(-5)).size).toBe(1);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "rejected", "fulfilled"]);
     expect((results[0] as PromiseFulfilledResult<{ value: string; appended: boolean }>).value).toEqual({ value: "g1", appended: true });
     expect((results[1] as PromiseRejectedResult).reason.message).toBe("change g2 refused after writing");
@@ -64,6 +65,29 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     expect(stored.map((r) => r.id)).toEqual(["g1", "g3", "g5", "taken"]);
     const events = await t.server.services.events.readAfter(t.organizationId, 0);
     expect(events.map((e) => e.subject)).toEqual(["g1", "g3", "g5"]);
+  });
+
+  it("runs each change of a group once when none fails, and a lone failing change once", async () => {
+    const { database } = t.server.services;
+    const trace: string[] = [];
+    const groups = new GroupCommit(database, () => trace.push("commit"));
+    const change = (id: string, fail = false) =>
+      groups.run({
+        organizationId: t.organizationId,
+        work: async (trx) => {
+          trace.push(`work ${id}`);
+          await resourceRepository.insert(trx, t.organizationId, "team", id, columns(id), new Date().toISOString());
+          if (fail) throw new Error(`change ${id} refused`);
+          return { value: id, rows: [event(id)] };
+        },
+      });
+    await Promise.all([change("once1"), change("once2"), change("once3")]);
+    expect(trace).toEqual(["work once1", "work once2", "work once3", "commit"]);
+    trace.length = 0;
+    await expect(change("lone", true)).rejects.toThrow("change lone refused");
+    expect(trace).toEqual(["work lone"]);
+    const stored = await database.db.selectFrom("resources").select("id").where("id", "in", ["once1", "once2", "once3", "lone"]).orderBy("id").execute();
+    expect(stored.map((r) => r.id)).toEqual(["once1", "once2", "once3"]);
   });
 
   it("answers every change of a group with the error when the transaction itself cannot commit", async () => {

@@ -23,9 +23,9 @@ const MAX_GROUP = 64;
 
 /**
  * Group commit: changes that arrive while a transaction is being committed wait and then share
- * the next transaction, so one durable commit (one fsync) serves many requests. Each change runs
- * in its own savepoint: a change that fails is rolled back to its savepoint and reported to its
- * own caller alone; the others in the group still commit, with their events.
+ * the next transaction, so one durable commit (one fsync) serves many requests. Each change stays
+ * atomic on its own: a change that fails is reported to its own caller alone, and the others in
+ * the group still commit, with their events (`commitGroup` says how).
  *
  * Groups are formed per queue: on SQLite one queue (it has one writer anyway); on PostgreSQL one
  * queue per organization, whose transaction first takes the organization's append lock, so the
@@ -68,7 +68,18 @@ export class GroupCommit {
     this.queues.delete(key);
   }
 
+  /**
+   * Most groups have no failing change, so they first run without savepoints: on PostgreSQL a
+   * savepoint and its release are two more round trips per change, which cost more than the
+   * change's own statements. When a change fails in a group of several, nothing of that attempt is
+   * kept: the transaction is rolled back and the whole group runs again, each change in its own
+   * savepoint, so each is judged on exactly what the others committed.
+   */
   private async commitGroup(group: Waiting[]): Promise<void> {
+    if ((await this.attempt(group, false)) === "isolate") await this.attempt(group, true);
+  }
+
+  private async attempt(group: Waiting[], isolated: boolean): Promise<"settled" | "isolate"> {
     const outcomes: Outcome[] = [];
     const appendedBy = new Set<string>();
     const { dialect } = this.database;
@@ -79,16 +90,24 @@ export class GroupCommit {
       // any change's row locks, so groups of different processes cannot deadlock on each other.
       if (dialect === "postgres") await eventRepository.lockAppends(trx, group[0].member.organizationId);
       for (const { member } of group) {
-        const point = await trx.savepoint("change").execute();
+        const point = isolated ? await trx.savepoint("change").execute() : trx;
         try {
           const { value, rows } = await member.work(point);
           await eventRepository.append(point, rows);
-          await point.releaseSavepoint("change").execute();
+          if (isolated) await (point as ControlledTransaction<DB, ["change"]>).releaseSavepoint("change").execute();
           if (rows.length > 0) appendedBy.add(member.organizationId);
           outcomes.push({ ok: true, value, appended: rows.length > 0 });
         } catch (error) {
-          await point.rollbackToSavepoint("change").execute();
-          await point.releaseSavepoint("change").execute();
+          if (!isolated) {
+            await trx.rollback().execute().catch(() => {});
+            if (group.length > 1) return "isolate";
+            // A group of one: its failure is its own, and nothing else was in the transaction.
+            group[0].settle({ ok: false, error });
+            return "settled";
+          }
+          const savepoint = point as ControlledTransaction<DB, ["change"]>;
+          await savepoint.rollbackToSavepoint("change").execute();
+          await savepoint.releaseSavepoint("change").execute();
           outcomes.push({ ok: false, error });
         }
       }
@@ -99,9 +118,10 @@ export class GroupCommit {
       // committed, and every change in it is told so.
       await trx?.rollback().execute().catch(() => {});
       for (const waiting of group) waiting.settle({ ok: false, error });
-      return;
+      return "settled";
     }
     if (appendedBy.size > 0) this.committed(appendedBy);
     group.forEach((waiting, i) => waiting.settle(outcomes[i]));
+    return "settled";
   }
 }
