@@ -125,6 +125,9 @@ describe("production installs with runtime dependencies only", () => {
       // npm passes SIGTERM on to Steward and then ends by the same signal: no exit code to check.
       await server.stop();
     }
+    // Steward itself stopped with npm, as a supervisor that signals `npm start` expects: the script
+    // execs Steward, so no shell in between swallows the signal and leaves Steward running.
+    await expect(fetch(`${server.url}/health/live`)).rejects.toThrow();
     // Nothing under dist/ was written: the start went straight to serving.
     expect(stamp()).toEqual(before);
     expect(server.output()).not.toMatch(/vite|tsc/i);
