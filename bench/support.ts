@@ -48,8 +48,11 @@ export async function withDatabase<T>(url: string, work: (database: Database) =>
   }
 }
 
+/** The address every benchmark server announces: the bare-HTTP baseline then serves exactly the bytes Steward serves. */
+const BENCH_APP_URL = "http://steward.bench";
+
 export function benchConfig(databaseUrl: string) {
-  return loadConfig({}, { databaseUrl, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
+  return loadConfig({}, { databaseUrl, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: BENCH_APP_URL });
 }
 
 /** A fresh database with one organization and its key. */
@@ -112,7 +115,7 @@ export async function seed(target: Seeded, count: number): Promise<void> {
 }
 
 export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", ...env });
+  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env });
 }
 
 export async function stopChild(child: ServeProcess): Promise<void> {

@@ -104,16 +104,17 @@ export const eventRepository = {
     const quote = (column: string) => sql.raw(postgres ? `to_json(${column})::text` : `json_quote(${column})`);
     const envelope = sql`'{"specversion":"1.0","id":"' || id || '","type":' || ${parts.typeOpen} || kind || '","source":' || ${parts.source} || ',"time":"' || time || '","subject":' || ${quote("subject")} || ',"datacontenttype":"application/json","dataschema":' || ${parts.schemaOpen} || kind || '","principal":' || ${quote("principal")} || ',"data":' || data || '}'`;
     const array = sql`'[' || coalesce(string_agg(${envelope}, ',' order by seq), '') || ']'`;
-    // SQLite: with a single max() the bare column `id` is taken from the row of that max, and a
-    // blob comes back as a Buffer. PostgreSQL has neither.
+    // On SQLite a blob comes back as a Buffer. The last id is one lookup by position, cheaper than
+    // a second ordered aggregate.
     const { rows } = await sql<{ count: number; last_seq: number | null; last_id: string | null; body: Buffer | string }>`
-      select count(*) as count, max(seq) as last_seq,
-        ${postgres ? sql`(array_agg(id order by seq desc))[1]` : sql`id`} as last_id,
-        ${postgres ? array : sql`cast(${array} as blob)`} as body
+      select batch.count, batch.last_seq, (select id from events where seq = batch.last_seq) as last_id, batch.body
       from (
-        select seq, id, kind, subject, time, data, principal from events
-        where organization_id = ${organizationId} and seq > ${afterSeq} order by seq limit ${limit}
-      ) as page`.execute(db);
+        select count(*) as count, max(seq) as last_seq, ${postgres ? array : sql`cast(${array} as blob)`} as body
+        from (
+          select seq, id, kind, subject, time, data, principal from events
+          where organization_id = ${organizationId} and seq > ${afterSeq} order by seq limit ${limit}
+        ) as page
+      ) as batch`.execute(db);
     const [row] = rows;
     return {
       count: Number(row.count),
