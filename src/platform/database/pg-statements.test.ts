@@ -6,6 +6,7 @@ import { withNamedStatements } from "./pg-statements.js";
 
 interface Tables {
   things: { id: string; n: number };
+  items: { org: string; kind: string; id: string; other: string | null };
 }
 
 describe("statements prepared once per connection (postgres)", () => {
@@ -27,6 +28,9 @@ describe("statements prepared once per connection (postgres)", () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     await admin.query("create table things (id text primary key, n integer not null)");
+    // Shaped like Steward's resources: a unique key, and another index on a prefix of it.
+    await admin.query("create table items (org text not null, kind text not null, id text not null, other text, unique (org, kind, id))");
+    await admin.query("create index items_by_other on items (org, kind, other)");
     await admin.end();
   });
   afterAll(async () => {
@@ -67,6 +71,20 @@ describe("statements prepared once per connection (postgres)", () => {
       { id: "inside", n: 1 },
     ]);
     expect((await prepared()).every((s) => /^(select|insert)/.test(s.statement))).toBe(true);
+    await db.destroy();
+  });
+
+  it("plans every run with its own values, never settling on a generic plan made while the table was empty", async () => {
+    open();
+    const lookup = (id: string) => db.selectFrom("items").select("id").where("org", "=", "o").where("kind", "=", "asset").where("id", "=", id).forUpdate().execute();
+    // After five runs PostgreSQL would switch to one generic plan, chosen here on an empty table
+    // where either index looks as good, and keep it while the table grows.
+    for (let i = 0; i < 8; i++) await lookup(`missing-${i}`);
+    await sql`insert into items (org, kind, id) select 'o', 'asset', 'a' || g from generate_series(1, 20000) g`.execute(db);
+    for (let i = 0; i < 4; i++) expect(await lookup(`a${i + 1}`)).toEqual([{ id: `a${i + 1}` }]);
+    const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+      select generic_plans::int, custom_plans::int from pg_prepared_statements where statement like ${'select "id" from "items"%'}`.execute(db);
+    expect(rows).toEqual([{ generic_plans: 0, custom_plans: 12 }]);
     await db.destroy();
   });
 

@@ -15,12 +15,15 @@ const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * by its SQL text lets `pg` send only Bind and Execute after the first use on a connection (it
  * remembers per connection what it prepared there).
  *
- * A prepared statement's plan is kept by PostgreSQL and re-planned when the tables it reads
- * change; a statement that reads `*` of a table whose columns a newer Steward added fails once
- * ("cached plan must not change result type"), which is why migrations run before serving.
+ * Every connection plans each execution afresh (`plan_cache_mode = force_custom_plan`): after a
+ * few runs PostgreSQL would otherwise switch to one generic plan chosen without the values, and a
+ * plan chosen while a table was still empty (a fresh installation's first requests) can read the
+ * wrong index for as long as the connection lives, a scan of every asset for each lookup of one.
+ * What naming saves is the parse and analysis, which is most of it for Steward's short statements.
  */
 export function withNamedStatements(pool: pg.Pool, capacity = CAPACITY): PostgresPool {
   const names = new Map<string, string>();
+  const configured = new WeakSet<pg.PoolClient>();
   const nameOf = (text: string): string | undefined => {
     const known = names.get(text);
     if (known !== undefined) return known;
@@ -32,6 +35,10 @@ export function withNamedStatements(pool: pg.Pool, capacity = CAPACITY): Postgre
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
+      if (!configured.has(client)) {
+        await client.query("set plan_cache_mode = force_custom_plan");
+        configured.add(client);
+      }
       return {
         query: ((text: unknown, parameters?: ReadonlyArray<unknown>) => {
           if (typeof text !== "string") return client.query(text as pg.Submittable);
