@@ -56,7 +56,7 @@ export class EventLog {
 
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    config: Config,
     private readonly clock: Clock,
   ) {
     this.commits.setMaxListeners(0);
@@ -152,14 +152,12 @@ export class EventLog {
    * (`readBatch`), member for member the same.
    */
   renderBatch(rows: EventRow[], names?: Map<string, string>): string {
-    const { appUrl, eventTypePrefix } = this.config;
-    const source = JSON.stringify(appUrl);
+    const { typeOpen, schemaOpen, source } = this.envelopeParts;
     const parts = rows.map(
       (row) =>
-        `{"specversion":"1.0","id":"${row.id}","type":${JSON.stringify(`${eventTypePrefix}.${row.kind}`)},"source":${source},` +
+        `{"specversion":"1.0","id":"${row.id}","type":${typeOpen}${row.kind}","source":${source},` +
         `"time":"${row.time}","subject":${JSON.stringify(row.subject)},"datacontenttype":"application/json",` +
-        `"dataschema":${JSON.stringify(`${appUrl}/api/openapi.yaml#/components/schemas/${row.kind}`)},` +
-        `"principal":${JSON.stringify(row.principal)},` +
+        `"dataschema":${schemaOpen}${row.kind}","principal":${JSON.stringify(row.principal)},` +
         // Steward's own views (GET /api/events/recent) add a readable name; the feed never does.
         (names ? `"principalName":${JSON.stringify(names.get(row.principal) ?? row.principal)},` : "") +
         `"data":${row.data}}`,

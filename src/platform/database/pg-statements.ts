@@ -36,7 +36,13 @@ export function withNamedStatements(pool: pg.Pool, capacity = CAPACITY): Postgre
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       if (!configured.has(client)) {
-        await client.query("set plan_cache_mode = force_custom_plan");
+        try {
+          await client.query("set plan_cache_mode = force_custom_plan");
+        } catch (error) {
+          // A connection that cannot take the setting is not handed out, nor kept in the pool.
+          client.release(error as Error);
+          throw error;
+        }
         configured.add(client);
       }
       return {
