@@ -123,7 +123,9 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
     const batches = JSON.parse(require("node:fs").readFileSync(process.env.BATCHES, "utf8"));
     let served = 0;
     const server = http.createServer((req, res) => {
-      const body = served < ${batches} ? batches[served++ % batches.length] : "[]";
+      // Each pass is ${batches} batches and then "[]"; the next pass starts over.
+      const position = served++ % ${batches + 1};
+      const body = position < ${batches} ? batches[position % batches.length] : "[]";
       res.writeHead(200, { "content-type": "application/cloudevents-batch+json", "cache-control": "no-store" });
       res.end(body);
     });
@@ -132,20 +134,25 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
   try {
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     const url = `http://127.0.0.1:${chunk.toString().trim()}`;
-    const started = performance.now();
-    let events = 0;
-    let bytes = 0;
-    let last: string | undefined;
-    for (;;) {
-      const text = await fetchBatch(url, "none", last);
-      const id = lastIdOf(text);
-      if (!id) break;
-      events += countEvents(text);
-      bytes += text.length;
-      last = id;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
+    const pass = async () => {
+      const started = performance.now();
+      let events = 0;
+      let bytes = 0;
+      let last: string | undefined;
+      for (;;) {
+        const text = await fetchBatch(url, "none", last);
+        const id = lastIdOf(text);
+        if (!id) break;
+        events += countEvents(text);
+        bytes += text.length;
+        last = id;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
+    };
+    // The first pass on a fresh process, as Steward's first catch-up is measured; then a warm one.
+    const first = await pass();
+    return { ...first, warm: await pass() };
   } finally {
     child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
@@ -218,10 +225,12 @@ async function sqliteScale() {
       try {
         // Catch-up first: it warms the server up, so the latency samples after it are steady.
         const http = await catchUpOverHttp(server, target.key, size);
+        // Again on the same, now warm, process: what a server that has been running delivers.
+        const httpWarm = await catchUpOverHttp(server, target.key, size);
         const ids = await probeIds(target);
         const latency = await batchLatency(server, target.key, ids);
         const latencyInProcess = await batchLatencyInProcess(target, ids);
-        sizes[String(size)] = { latency, latencyInProcess, http };
+        sizes[String(size)] = { latency, latencyInProcess, http, httpWarm };
       } finally {
         await stopChild(server);
       }
@@ -244,16 +253,19 @@ async function postgresCatchUp() {
     const server = await startChild(target.url);
     try {
       const http = await catchUpOverHttp(server, target.key, SCALE.pgCatchUp);
+      const httpWarm = await catchUpOverHttp(server, target.key, SCALE.pgCatchUp);
       const inProcess = await catchUpInProcess(target);
       const bareHttp = await catchUpBareHttp(target, SCALE.pgCatchUp / BATCH);
       return {
         events: SCALE.pgCatchUp,
         seedSeconds,
         http,
+        httpWarm,
         inProcess,
         bareHttp,
         ratioToInProcess: round(http.eventsPerSecond / inProcess.eventsPerSecond),
         ratio: round(http.eventsPerSecond / bareHttp.eventsPerSecond),
+        ratioWarm: round(httpWarm.eventsPerSecond / bareHttp.warm.eventsPerSecond),
       };
     } finally {
       await stopChild(server);
@@ -322,7 +334,12 @@ export async function run(): Promise<Record<string, unknown>> {
   const scale = await sqliteScale();
   const sizes = scale.sizes as Record<
     string,
-    { latency: Record<string, number>; latencyInProcess: Record<string, number>; http: Awaited<ReturnType<typeof catchUpOverHttp>> }
+    {
+      latency: Record<string, number>;
+      latencyInProcess: Record<string, number>;
+      http: Awaited<ReturnType<typeof catchUpOverHttp>>;
+      httpWarm: Awaited<ReturnType<typeof catchUpOverHttp>>;
+    }
   >;
   const small = sizes[String(SCALE.smallLog)];
   const large = sizes[String(SCALE.largeLog)];
@@ -331,6 +348,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const wakePostgres = await wakeAcrossProcessesPostgres();
 
   const catchUpRatio = round(large.http.eventsPerSecond / scale.bareHttpLargeLog.eventsPerSecond);
+  const catchUpRatioWarm = round(large.httpWarm.eventsPerSecond / scale.bareHttpLargeLog.warm.eventsPerSecond);
   const latencyRatio = {
     nearStart: round(large.latency.nearStartMedianMs / small.latency.nearStartMedianMs),
     nearEnd: round(large.latency.nearEndMedianMs / small.latency.nearEndMedianMs),
@@ -342,14 +360,16 @@ export async function run(): Promise<Record<string, unknown>> {
     logSizes: { small: SCALE.smallLog, large: SCALE.largeLog },
     catchUpSqlite: {
       http: large.http,
+      httpWarm: large.httpWarm,
       baselineBareHttp: scale.bareHttpLargeLog,
       ratio: catchUpRatio,
+      ratioWarm: catchUpRatioWarm,
       inProcess: scale.inProcessLargeLog,
       ratioToInProcess: round(large.http.eventsPerSecond / scale.inProcessLargeLog.eventsPerSecond),
       target: ">= 0.8 of bare HTTP",
-      met: catchUpRatio >= 0.8,
+      met: catchUpRatio >= 0.8 && catchUpRatioWarm >= 0.8,
     },
-    catchUpPostgres: { ...pgCatchUp, target: ">= 0.8 of bare HTTP", met: pgCatchUp.ratio >= 0.8 },
+    catchUpPostgres: { ...pgCatchUp, target: ">= 0.8 of bare HTTP", met: pgCatchUp.ratio >= 0.8 && pgCatchUp.ratioWarm >= 0.8 },
     batchLatencySqlite: {
       smallLog: small.latency,
       largeLog: large.latency,
