@@ -77,7 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await scheduler.stop();
         await app.close();
         await listener?.stop();
-            await database.close();
+        await database.close();
       })()),
   };
 }

@@ -90,22 +90,22 @@ export class GroupCommit {
       // any change's row locks, so groups of different processes cannot deadlock on each other.
       if (dialect === "postgres") await eventRepository.lockAppends(trx, group[0].member.organizationId);
       for (const { member } of group) {
-        const point = isolated ? await trx.savepoint("change").execute() : trx;
+        const savepoint = isolated ? await trx.savepoint("change").execute() : undefined;
+        const point = savepoint ?? trx;
         try {
           const { value, rows } = await member.work(point);
           await eventRepository.append(point, rows);
-          if (isolated) await (point as ControlledTransaction<DB, ["change"]>).releaseSavepoint("change").execute();
+          await savepoint?.releaseSavepoint("change").execute();
           if (rows.length > 0) appendedBy.add(member.organizationId);
           outcomes.push({ ok: true, value, appended: rows.length > 0 });
         } catch (error) {
-          if (!isolated) {
+          if (!savepoint) {
             await trx.rollback().execute().catch(() => {});
             if (group.length > 1) return "isolate";
             // A group of one: its failure is its own, and nothing else was in the transaction.
             group[0].settle({ ok: false, error });
             return "settled";
           }
-          const savepoint = point as ControlledTransaction<DB, ["change"]>;
           await savepoint.rollbackToSavepoint("change").execute();
           await savepoint.releaseSavepoint("change").execute();
           outcomes.push({ ok: false, error });

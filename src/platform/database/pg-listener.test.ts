@@ -1,16 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../../test/consumer/helpers.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
 import { PostgresListener } from "./pg-listener.js";
 
 const quiet = { warn() {} } as never;
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 describe("the process's notification listener (postgres)", () => {
   let database: TestDatabase;
@@ -32,15 +26,15 @@ describe("the process's notification listener (postgres)", () => {
       await listener.start();
       await other.query("select pg_notify($1, 'one')", [channel]);
       listener.notify(channel, "to itself");
-      await waitFor(() => heard.length === 2);
+      await until(() => heard.length === 2, 5_000, "both notifications");
       expect(heard).toEqual(["one", "to itself"]);
 
       // The server ends the listener's connection, as a restart or an operator would.
       await other.query("select pg_terminate_backend($1)", [(listener as unknown as { client: { processID: number } }).client.processID]);
-      await waitFor(() => states.length === 3);
+      await until(() => states.length === 3, 5_000, "the reconnect");
       expect(states).toEqual(["connected", "lost", "connected"]);
       await other.query("select pg_notify($1, 'two')", [channel]);
-      await waitFor(() => heard.length === 3);
+      await until(() => heard.length === 3, 5_000, "a notification after the reconnect");
       expect(heard.at(-1)).toBe("two");
     } finally {
       await other.end();

@@ -34,6 +34,20 @@ const FILTERS = ["q", "teamId", "status", "archetype"] as const;
 /** The archetypes the editor suggests; the filter matches the stored value exactly. */
 const ARCHETYPES = ["source-aligned", "aggregate", "consumer-aligned"];
 
+/** A filter picked from a fixed list; the empty choice, "Any …", filters nothing. */
+function ChoiceFilter(props: { label: string; id: string; value: string; choices: readonly string[]; onChange(value: string): void }) {
+  return (
+    <Field label={props.label} id={props.id}>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        <option value="">Any {props.label.toLowerCase()}</option>
+        {props.choices.map((c) => (
+          <option key={c}>{c}</option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 export function DataProductList() {
   const { session } = useSession();
   const [filters, setFilter] = useUrlFilters(FILTERS);
@@ -43,7 +57,7 @@ export function DataProductList() {
     () => get<DataProduct[]>(withQuery("/api/dataproducts", { q: query.trim(), teamId: filters.teamId, status: filters.status, archetype: filters.archetype })),
     [query, filters.teamId, filters.status, filters.archetype],
   );
-  const filtered = filters.q !== "" || filters.teamId !== "" || filters.status !== "" || filters.archetype !== "";
+  const filtered = FILTERS.some((k) => filters[k] !== "");
   return (
     <>
       <PageHeader
@@ -59,22 +73,8 @@ export function DataProductList() {
         <p class="lead">What the organization's teams offer, and through which output ports.</p>
       </PageHeader>
       <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data}>
-        <Field label="Status" id="status">
-          <select id="status" value={filters.status} onChange={(e) => setFilter("status", e.currentTarget.value)}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Archetype" id="archetype">
-          <select id="archetype" value={filters.archetype} onChange={(e) => setFilter("archetype", e.currentTarget.value)}>
-            <option value="">Any archetype</option>
-            {ARCHETYPES.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        </Field>
+        <ChoiceFilter label="Status" id="status" value={filters.status} choices={STATUSES} onChange={(v) => setFilter("status", v)} />
+        <ChoiceFilter label="Archetype" id="archetype" value={filters.archetype} choices={ARCHETYPES} onChange={(v) => setFilter("archetype", v)} />
       </CatalogFilters>
       <ErrorBox error={products.error} />
       {products.loading && !products.data ? (
