@@ -43,6 +43,17 @@ interface Draft {
   at: Date;
 }
 
+/** The envelope's configured parts as JSON text, for the database to join around each row. */
+export function envelopePartsFor({ appUrl, eventTypePrefix }: Pick<Config, "appUrl" | "eventTypePrefix">): EnvelopeParts {
+  // A JSON string's opening, without its closing quote: the database appends the kind and the quote.
+  const opening = (text: string) => JSON.stringify(text).slice(0, -1);
+  return {
+    typeOpen: opening(`${eventTypePrefix}.`),
+    schemaOpen: opening(`${appUrl}/api/openapi.yaml#/components/schemas/`),
+    source: JSON.stringify(appUrl),
+  };
+}
+
 /**
  * The one place events are appended and read. Every change runs through `transaction`, which
  * appends the change's events in the same database transaction, so there is no change without its
@@ -60,14 +71,7 @@ export class EventLog {
     private readonly clock: Clock,
   ) {
     this.commits.setMaxListeners(0);
-    const { appUrl, eventTypePrefix } = config;
-    // A JSON string's opening, without its closing quote: the database appends the kind and the quote.
-    const opening = (text: string) => JSON.stringify(text).slice(0, -1);
-    this.envelopeParts = {
-      typeOpen: opening(`${eventTypePrefix}.`),
-      schemaOpen: opening(`${appUrl}/api/openapi.yaml#/components/schemas/`),
-      source: JSON.stringify(appUrl),
-    };
+    this.envelopeParts = envelopePartsFor(config);
     this.groups = new GroupCommit(database, (organizationIds) => {
       for (const organizationId of organizationIds) this.commits.emit(organizationId);
     });
