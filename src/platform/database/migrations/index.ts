@@ -13,6 +13,7 @@ import apiKeyRevoker from "./0051_api_key_revoker.js";
 import contractVersions from "./0070_contract_versions.js";
 import domainArchetype from "./0080_domain_archetype.js";
 import apiKeyNotify from "./0090_api_key_notify.js";
+import partialFilterIndexes from "./0091_partial_filter_indexes.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0070_contract_versions": contractVersions,
   "0080_domain_archetype": domainArchetype,
   "0090_api_key_notify": apiKeyNotify,
+  "0091_partial_filter_indexes": partialFilterIndexes,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

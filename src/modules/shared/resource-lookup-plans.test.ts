@@ -1,0 +1,83 @@
+import { CompiledQuery, createQueryId, type RootOperationNode } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
+import { openDatabase, type Database } from "../../platform/database/index.js";
+import { migrateToLatest } from "../../platform/database/migrations/index.js";
+import { resourceRepository, type ListFilter } from "./resource-repository.js";
+
+/**
+ * Which index each catalog lookup reads, on a table that was never analyzed (a fresh
+ * installation, or the first minutes of a large synchronization). A lookup of one document by its
+ * id must read the identity index on both databases: PostgreSQL once read a list filter's index
+ * instead, which starts with the same two columns, and scanned every asset for each lookup.
+ */
+describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
+  let test: TestDatabase;
+  let database: Database;
+  const at = "2026-01-01T00:00:00.000Z";
+
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+    database = openDatabase(test.url);
+    await migrateToLatest(database);
+    const db = database.db;
+    await db.insertInto("organizations").values({ id: "org", name: "Org", created_at: at }).execute();
+    const row = (rowKind: string, id: string, facts: { owner?: string; domain?: string; archetype?: string } = {}) => ({
+      organization_id: "org", kind: rowKind, id, title: id, owner_team_id: facts.owner ?? null, status: null, domain: facts.domain ?? null,
+      archetype: facts.archetype ?? null, search_text: id, doc: JSON.stringify({ id }), created_at: at, updated_at: at,
+    });
+    // Assets as a synchronizer writes them: no owner, domain or archetype.
+    const assets = Array.from({ length: 3000 }, (_, i) => row("asset", `asset-${i}`));
+    for (let i = 0; i < assets.length; i += 500) await db.insertInto("resources").values(assets.slice(i, i + 500)).execute();
+    await db.insertInto("resources").values([
+      row("dataproduct", "orders", { owner: "sales", domain: "commerce", archetype: "source-aligned" }),
+      row("dataproduct", "shelf", { owner: "ops", domain: "operations", archetype: "consumer-aligned" }),
+      row("dataproduct", "plain"),
+    ]).execute();
+  });
+  afterAll(async () => {
+    await database?.close();
+    await test?.drop();
+  });
+
+  /** The queries `run` sends, as SQL with their parameters, without changing what they do. */
+  async function sent(run: (ex: Database["db"]) => Promise<unknown>) {
+    const nodes: RootOperationNode[] = [];
+    const spy = database.db.withPlugin({ transformQuery: ({ node }) => (nodes.push(node), node), transformResult: async ({ result }) => result });
+    await run(spy);
+    return nodes.map((node) => spy.getExecutor().compileQuery(node, createQueryId()));
+  }
+
+  /** The database's plan of a query, as one text. */
+  async function plan(query: CompiledQuery): Promise<string> {
+    const explain = kind === "postgres" ? "explain " : "explain query plan ";
+    const { rows } = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain + query.sql, [...query.parameters]));
+    return rows.map((r) => String(r["QUERY PLAN"] ?? r.detail)).join("\n");
+  }
+
+  it("finds one document by its id through the identity index, also inside a write", async () => {
+    for (const lock of [undefined, database.dialect]) {
+      const [query] = await sent((ex) => resourceRepository.get(ex, "org", "asset", "asset-1234", { lock }));
+      // SQLite names the unique constraint's index itself; either way all three columns are searched.
+      expect(await plan(query)).toMatch(kind === "postgres" ? /Index Cond: .*organization_id.*kind.*id = / : /\(organization_id=\? AND kind=\? AND id=\?\)/);
+      if (kind === "postgres") expect(await plan(query)).toMatch(/using resources_identity/);
+      expect(await resourceRepository.get(database.db, "org", "asset", "asset-1234", { lock })).toMatchObject({ id: "asset-1234" });
+    }
+  });
+
+  it("filters lists by owner, domain and archetype through their own indexes, which hold only rows with a value", async () => {
+    const list = (filter: Omit<ListFilter, "offset" | "limit">) => (ex: Database["db"]) => resourceRepository.list(ex, "org", "dataproduct", { ...filter, offset: 0, limit: 100 }, undefined, database.dialect);
+    const cases: Array<[Omit<ListFilter, "offset" | "limit">, RegExp, string[]]> = [
+      [{ ownerTeamId: "sales" }, /resources_by_owner/, ["orders"]],
+      [{ domain: ["operations", "commerce"] }, /resources_by_domain/, ["orders", "shelf"]],
+      [{ archetype: "consumer-aligned" }, /resources_by_archetype/, ["shelf"]],
+    ];
+    for (const [filter, index, ids] of cases) {
+      const [sizes] = await sent(list(filter));
+      expect(await plan(sizes), JSON.stringify(filter)).toMatch(index);
+      expect((await list(filter)(database.db)).rows.map((r) => r.id)).toEqual(ids);
+    }
+    // Unfiltered, every product is listed, those without the values too.
+    expect((await list({})(database.db)).rows.map((r) => r.id)).toEqual(["orders", "shelf", "plain"]);
+  });
+});
