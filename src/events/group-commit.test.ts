@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { InsertQueryNode, sql, type RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
@@ -67,10 +67,13 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     expect(events.map((e) => e.subject)).toEqual(["g1", "g3", "g5"]);
   });
 
-  it("runs each change of a group once when none fails, and a lone failing change once", async () => {
+  it("runs each change of a group once when none fails, appending the group's events in one statement, and a lone failing change once", async () => {
     const { database } = t.server.services;
     const trace: string[] = [];
-    const groups = new GroupCommit(database, () => trace.push("commit"));
+    // Every query the group sends through Kysely, to count its appends.
+    const sent: RootOperationNode[] = [];
+    const db = database.db.withPlugin({ transformQuery: ({ node }) => (sent.push(node), node), transformResult: async ({ result }) => result });
+    const groups = new GroupCommit({ ...database, db }, () => trace.push("commit"));
     const change = (id: string, fail = false) =>
       groups.run({
         organizationId: t.organizationId,
@@ -81,8 +84,13 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
           return { value: id, rows: [event(id)] };
         },
       });
+    const before = await t.server.services.events.readLatest(t.organizationId, 1);
     await Promise.all([change("once1"), change("once2"), change("once3")]);
     expect(trace).toEqual(["work once1", "work once2", "work once3", "commit"]);
+    const appends = sent.filter((node) => InsertQueryNode.is(node) && node.into?.table.identifier.name === "events");
+    expect(appends).toHaveLength(1);
+    const appended = await t.server.services.events.readAfter(t.organizationId, before.at(-1)?.seq ?? 0);
+    expect(appended.map((e) => e.subject)).toEqual(["once1", "once2", "once3"]);
     trace.length = 0;
     await expect(change("lone", true)).rejects.toThrow("change lone refused");
     expect(trace).toEqual(["work lone"]);

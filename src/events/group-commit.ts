@@ -89,26 +89,33 @@ export class GroupCommit {
       // The queue is per organization on PostgreSQL: one lock for the whole group, taken before
       // any change's row locks, so groups of different processes cannot deadlock on each other.
       if (dialect === "postgres") await eventRepository.lockAppends(trx, group[0].member.organizationId);
+      // Without savepoints the group's events are appended together at the end, in the order of
+      // the changes: one statement for the group rather than one per change.
+      const appending: NewEventRow[] = [];
       for (const { member } of group) {
         const savepoint = isolated ? await trx.savepoint("change").execute() : undefined;
-        const point = savepoint ?? trx;
         try {
-          const { value, rows } = await member.work(point);
-          await eventRepository.append(point, rows);
-          await savepoint?.releaseSavepoint("change").execute();
+          const { value, rows } = await member.work(savepoint ?? trx);
+          if (savepoint) {
+            await eventRepository.append(savepoint, rows);
+            await savepoint.releaseSavepoint("change").execute();
+          } else {
+            appending.push(...rows);
+          }
           if (rows.length > 0) appendedBy.add(member.organizationId);
           outcomes.push({ ok: true, value, appended: rows.length > 0 });
         } catch (error) {
-          if (!savepoint) {
-            await trx.rollback().execute().catch(() => {});
-            if (group.length > 1) return "isolate";
-            // A group of one: its failure is its own, and nothing else was in the transaction.
-            group[0].settle({ ok: false, error });
-            return "settled";
-          }
+          if (!savepoint) return this.abandon(trx, group, error);
           await savepoint.rollbackToSavepoint("change").execute();
           await savepoint.releaseSavepoint("change").execute();
           outcomes.push({ ok: false, error });
+        }
+      }
+      if (appending.length > 0) {
+        try {
+          await eventRepository.append(trx, appending);
+        } catch (error) {
+          return this.abandon(trx, group, error);
         }
       }
       if (dialect === "postgres") for (const organizationId of appendedBy) await eventRepository.notifyAppended(trx, organizationId);
@@ -122,6 +129,15 @@ export class GroupCommit {
     }
     if (appendedBy.size > 0) this.committed(appendedBy);
     group.forEach((waiting, i) => waiting.settle(outcomes[i]));
+    return "settled";
+  }
+
+  /** A failure in an attempt without savepoints: nothing of it is kept, and the group runs again isolated, unless it is a group of one. */
+  private async abandon(trx: ControlledTransaction<DB>, group: Waiting[], error: unknown): Promise<"settled" | "isolate"> {
+    await trx.rollback().execute().catch(() => {});
+    if (group.length > 1) return "isolate";
+    // A group of one: its failure is its own, and nothing else was in the transaction.
+    group[0].settle({ ok: false, error });
     return "settled";
   }
 }
