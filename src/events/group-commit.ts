@@ -100,7 +100,8 @@ export class GroupCommit {
             await eventRepository.append(savepoint, rows);
             await savepoint.releaseSavepoint("change").execute();
           } else {
-            appending.push(...rows);
+            // Not push(...rows): a change may emit more events than a call takes arguments.
+            for (const row of rows) appending.push(row);
           }
           if (rows.length > 0) appendedBy.add(member.organizationId);
           outcomes.push({ ok: true, value, appended: rows.length > 0 });
