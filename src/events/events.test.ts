@@ -148,6 +148,17 @@ describe.each(DATABASES)("event feed (%s)", (kind) => {
     expect(seen.map((e) => e.data.outputPortId)).toEqual(Array.from({ length: n }, (_, i) => `port-${i}`));
     expect(new Set(seen.map((e) => e.principal))).toEqual(new Set(["api-key:k-many"]));
   });
+
+  it("appends a change with more events than a JavaScript call takes arguments", async () => {
+    // A product with this many ports needs MAX_OUTPUT_PORTS and BODY_LIMIT_BYTES raised, which an operator may do.
+    const n = 150_000;
+    await t.server.services.events.transaction({ organizationId: t.organizationId, keyId: "k-huge" }, async (_trx, emit) => {
+      for (let i = 0; i < n; i++) emit("OutputPortCreatedEvent", "huge-product", { outputPortId: `port-${i}` });
+    });
+    const { db } = t.server.services.database;
+    const row = await db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).where("subject", "=", "huge-product").executeTakeFirstOrThrow();
+    expect(Number(row.n)).toBe(n);
+  }, 60_000);
 });
 
 describe("event type prefix", () => {
