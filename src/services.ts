@@ -83,7 +83,10 @@ export function createServices(config: Config, database: Database, clock: Clock)
         async checkNotInUse(ex, organizationId, productId, portIds) {
           const n = await accessRepository.countOpenForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
           if (n > 0) {
-            const what = portIds ? `output port(s) ${portIds.map((id) => `'${id}'`).join(", ")} of data product '${productId}'` : `data product '${productId}'`;
+            // Name a few ports, not every one of a product that dropped thousands.
+            const named = portIds?.slice(0, 10).map((id) => `'${id}'`).join(", ");
+            const more = portIds && portIds.length > 10 ? ` and ${portIds.length - 10} more` : "";
+            const what = portIds ? `output port(s) ${named}${more} of data product '${productId}'` : `data product '${productId}'`;
             throw conflict(`${n} access request(s) still use ${what}. Cancel or delete them first.`);
           }
         },

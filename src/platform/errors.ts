@@ -54,15 +54,32 @@ export function problemTitle(status: number): string {
   return TITLES[status] ?? "Error";
 }
 
+/** Violations one problem lists at most; past it, one last entry says how many more there were. */
+export const MAX_VIOLATIONS = 1000;
+
+/**
+ * A document can have a problem per element (a product with 100,000 duplicate port ids): the
+ * answer lists the first MAX_VIOLATIONS and counts the rest, so its size stays bounded. A list
+ * that already ends in such a count (MAX_VIOLATIONS + 1 entries) is left as it is.
+ */
+function listed(violations: FieldViolation[] | undefined): FieldViolation[] | undefined {
+  if (violations === undefined || violations.length <= MAX_VIOLATIONS + 1) return violations;
+  const more = violations.length - MAX_VIOLATIONS;
+  return [...violations.slice(0, MAX_VIOLATIONS), { field: violations[MAX_VIOLATIONS].field, message: `${more} more problems not listed (limit ${MAX_VIOLATIONS})` }];
+}
+
 export class Problem extends Error {
+  readonly violations?: FieldViolation[];
+
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly violations?: FieldViolation[],
+    violations?: FieldViolation[],
     readonly headers: Record<string, string> = {},
   ) {
     super(detail);
     this.name = "Problem";
+    this.violations = listed(violations);
   }
 }
 

@@ -17,11 +17,12 @@ import type { Segment } from "../platform/paths.js";
 export type Path = readonly Segment[];
 
 import { joinPath, renderPath } from "../platform/paths.js";
+import { MAX_VIOLATIONS } from "../platform/errors.js";
 
 export { joinPath, renderPath };
 
-/** Past this many problems the rest are summarized in one last violation. */
-export const MAX_VIOLATIONS = 1000;
+/** Past this many problems the rest are summarized in one last violation (as every problem does). */
+export { MAX_VIOLATIONS };
 /** Values nested deeper than this are rejected before any recursive library sees them. */
 export const MAX_DEPTH = 128;
 

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB, DialectName, Executor } from "../../platform/database/index.js";
 import type { AccessesTable } from "../../platform/database/tables.js";
+import { chunked } from "../../platform/database/chunks.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";
@@ -192,16 +193,20 @@ export const accessRepository = {
 
   /** Open accesses that depend on a data product (or on some of its output ports) as provider. */
   async countOpenForProduct(ex: Executor, organizationId: string, dataProductId: string, now: string, outputPortIds?: string[]): Promise<number> {
-    if (outputPortIds !== undefined && outputPortIds.length === 0) return 0;
-    const row = await ex
-      .selectFrom("accesses as a")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("a.organization_id", "=", organizationId)
-      .where("a.provider_data_product_id", "=", dataProductId)
-      .$if(outputPortIds !== undefined, (qb) => qb.where("a.provider_output_port_id", "in", outputPortIds!))
-      .where((eb) => isOpen(eb, now))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    let count = 0;
+    // Without ports, one query for the whole product; with them, one per slice of the list.
+    for (const ports of outputPortIds === undefined ? [undefined] : chunked(outputPortIds)) {
+      const row = await ex
+        .selectFrom("accesses as a")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("a.organization_id", "=", organizationId)
+        .where("a.provider_data_product_id", "=", dataProductId)
+        .$if(ports !== undefined, (qb) => qb.where("a.provider_output_port_id", "in", ports!))
+        .where((eb) => isOpen(eb, now))
+        .executeTakeFirstOrThrow();
+      count += Number(row.n);
+    }
+    return count;
   },
 
   /** Open accesses requested under a data contract. */

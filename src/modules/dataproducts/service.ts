@@ -66,11 +66,11 @@ export function dataProductDefinition(hooks: DataProductHooks, limits: DataProdu
       const format = productFormatOf(product);
       const violations = format.validate(product);
       const facts = format.facts(product);
-      if (facts.owner !== undefined || !violations.some((v) => v.field === facts.ownerField)) {
-        violations.push(...(await ownerViolations(ex, organizationId, facts)));
-      }
-      violations.push(...(await portViolations(ex, organizationId, product)));
-      return violations;
+      const found = [violations];
+      if (facts.owner !== undefined || !violations.some((v) => v.field === facts.ownerField)) found.push(await ownerViolations(ex, organizationId, facts));
+      // One per port at worst: joined with concat, as push(...list) fails past about 100,000 arguments.
+      found.push(await portViolations(ex, organizationId, product));
+      return ([] as FieldViolation[]).concat(...found);
     },
     async checkUpdatable(ex, organizationId, before, after) {
       const kept = new Set(outputPorts(after).map((p) => p.id));

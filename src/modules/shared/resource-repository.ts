@@ -2,6 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
+import { chunked } from "../../platform/database/chunks.js";
 import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
 
@@ -202,15 +203,18 @@ export const resourceRepository = {
   },
   /** Which of `ids` exist as documents of `kind`. */
   async existingIds(ex: Executor, organizationId: string, kind: ResourceKind, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await ex
-      .selectFrom("resources")
-      .select("id")
-      .where("organization_id", "=", organizationId)
-      .where("kind", "=", kind)
-      .where("id", "in", ids)
-      .execute();
-    return new Set(rows.map((r) => r.id));
+    const found = new Set<string>();
+    for (const slice of chunked(ids)) {
+      const rows = await ex
+        .selectFrom("resources")
+        .select("id")
+        .where("organization_id", "=", organizationId)
+        .where("kind", "=", kind)
+        .where("id", "in", slice)
+        .execute();
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
   },
 
   /** Documents of `kind` whose stored JSON contains `text` (a cheap pre-filter; callers check the documents). */
