@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../../../test/helpers/server.j
 /**
  * Products with tens of thousands of ports, as an operator who raised MAX_OUTPUT_PORTS may store:
  * more ids than one SQL statement binds on SQLite (32,766), and more problems than a JavaScript
- * call takes arguments. Each used to end in a 500.
+ * call takes arguments. Each used to end in a 500, or in an answer that listed every one.
  */
 describe.each(DATABASES)("data products with very many output ports (%s)", (kind) => {
   let t: TestServer;
@@ -40,5 +40,18 @@ describe.each(DATABASES)("data products with very many output ports (%s)", (kind
     const res = await t.api("PUT", "/api/dataproducts/wide", product(ports.slice(0, 1)));
     expect(res.status).toBe(200);
     expect(res.body.outputPorts).toHaveLength(1);
+  });
+
+  it("refuses to drop thousands of ports while an access uses one, naming a few of them", async () => {
+    await t.api("PUT", "/api/teams/marketing", { name: "Marketing" });
+    const ports = Array.from({ length: 40_000 }, (_, i) => ({ id: `p${i}` }));
+    expect((await t.api("PUT", "/api/dataproducts/used", product(ports))).status).toBe(200);
+    const access = await t.api("PUT", "/api/access/on-last-port", { info: { purpose: "Reports" }, provider: { dataProductId: "used", outputPortId: "p39999" }, consumer: { teamId: "marketing" } });
+    expect(access.status).toBe(200);
+    const res = await t.api("PUT", "/api/dataproducts/used", product(ports.slice(0, 1)));
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(
+      "1 access request(s) still use output port(s) 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10' and 39989 more of data product 'used'. Cancel or delete them first.",
+    );
   });
 }, 120_000);
