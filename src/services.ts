@@ -81,13 +81,13 @@ export function createServices(config: Config, database: Database, clock: Clock)
     dataProducts: new DocumentService(
       dataProductDefinition({
         async checkNotInUse(ex, organizationId, productId, portIds) {
-          const n = await accessRepository.countOpenForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
-          if (n > 0) {
-            // Name a few ports, not every one of a product that dropped thousands.
-            const named = portIds?.slice(0, 10).map((id) => `'${id}'`).join(", ");
-            const more = portIds && portIds.length > 10 ? ` and ${portIds.length - 10} more` : "";
+          const open = await accessRepository.openForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
+          if (open.count > 0) {
+            // The ports in use, and at most ten of them: a product may drop thousands at once.
+            const named = open.portIds.slice(0, 10).map((id) => `'${id}'`).join(", ");
+            const more = open.portIds.length > 10 ? ` and ${open.portIds.length - 10} more` : "";
             const what = portIds ? `output port(s) ${named}${more} of data product '${productId}'` : `data product '${productId}'`;
-            throw conflict(`${n} access request(s) still use ${what}. Cancel or delete them first.`);
+            throw conflict(`${open.count} access request(s) still use ${what}. Cancel or delete them first.`);
           }
         },
       }, { maxOutputPorts: config.maxOutputPorts }),

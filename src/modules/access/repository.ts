@@ -191,22 +191,31 @@ export const accessRepository = {
     return row?.row_id;
   },
 
-  /** Open accesses that depend on a data product (or on some of its output ports) as provider. */
-  async countOpenForProduct(ex: Executor, organizationId: string, dataProductId: string, now: string, outputPortIds?: string[]): Promise<number> {
+  /**
+   * Open accesses that depend on a data product (or on some of its output ports) as provider:
+   * how many, and the output ports they name.
+   */
+  async openForProduct(ex: Executor, organizationId: string, dataProductId: string, now: string, outputPortIds?: string[]): Promise<{ count: number; portIds: string[] }> {
     let count = 0;
+    const portIds: string[] = [];
     // Without ports, one query for the whole product; with them, one per slice of the list.
     for (const ports of outputPortIds === undefined ? [undefined] : chunked(outputPortIds)) {
-      const row = await ex
+      const rows = await ex
         .selectFrom("accesses as a")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .select((eb) => ["a.provider_output_port_id as port", eb.fn.countAll<number>().as("n")])
         .where("a.organization_id", "=", organizationId)
         .where("a.provider_data_product_id", "=", dataProductId)
         .$if(ports !== undefined, (qb) => qb.where("a.provider_output_port_id", "in", ports!))
         .where((eb) => isOpen(eb, now))
-        .executeTakeFirstOrThrow();
-      count += Number(row.n);
+        .groupBy("a.provider_output_port_id")
+        .orderBy("a.provider_output_port_id")
+        .execute();
+      for (const row of rows) {
+        count += Number(row.n);
+        portIds.push(row.port);
+      }
     }
-    return count;
+    return { count, portIds };
   },
 
   /** Open accesses requested under a data contract. */

@@ -42,7 +42,7 @@ describe.each(DATABASES)("data products with very many output ports (%s)", (kind
     expect(res.body.outputPorts).toHaveLength(1);
   });
 
-  it("refuses to drop thousands of ports while an access uses one, naming a few of them", async () => {
+  it("refuses to drop thousands of ports while an access uses one, and names that one", async () => {
     await t.api("PUT", "/api/teams/marketing", { name: "Marketing" });
     const ports = Array.from({ length: 40_000 }, (_, i) => ({ id: `p${i}` }));
     expect((await t.api("PUT", "/api/dataproducts/used", product(ports))).status).toBe(200);
@@ -51,7 +51,7 @@ describe.each(DATABASES)("data products with very many output ports (%s)", (kind
     const res = await t.api("PUT", "/api/dataproducts/used", product(ports.slice(0, 1)));
     expect(res.status).toBe(409);
     expect(res.body.detail).toBe(
-      "1 access request(s) still use output port(s) 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10' and 39989 more of data product 'used'. Cancel or delete them first.",
+      "1 access request(s) still use output port(s) 'p39999' of data product 'used'. Cancel or delete them first.",
     );
   });
 }, 120_000);
