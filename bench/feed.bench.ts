@@ -38,10 +38,29 @@ const BATCH = 1000;
 // The feed over HTTP and in-process
 
 /**
- * Reads the whole log over HTTP in 1,000-event batches, as a consumer catching up does, while
- * sampling the server's memory. The consumer finds each batch's last id in the text; what it does
- * with the events is its own cost, not the feed's.
+ * Reads the whole feed at `url` batch after batch, as a consumer catching up does, finding each
+ * batch's last id in the text; what it does with the events is its own cost, not the feed's.
+ * `read` is told the running count after each batch.
  */
+async function readAll(url: string, key: string, read?: (events: number) => void) {
+  const started = performance.now();
+  let events = 0;
+  let bytes = 0;
+  let last: string | undefined;
+  for (;;) {
+    const text = await fetchBatch(url, key, last);
+    const id = lastIdOf(text);
+    if (!id) break;
+    events += countEvents(text);
+    bytes += text.length;
+    last = id;
+    read?.(events);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
+}
+
+/** Reads the whole log from Steward over HTTP in 1,000-event batches while sampling the server's memory. */
 export async function catchUpOverHttp(server: ServeProcess, key: string, expected: number) {
   const pid = server.child.pid!;
   const before = memoryOf(pid);
@@ -50,33 +69,20 @@ export async function catchUpOverHttp(server: ServeProcess, key: string, expecte
   // The largest RSS seen by 10 %, 50 % and 100 % of the way: a plateau, not a climb, means flat.
   const progress: Record<string, number> = {};
   const checkpoints = [0.1, 0.5];
-  const started = performance.now();
-  let events = 0;
-  let bytes = 0;
-  let last: string | undefined;
+  let result: Awaited<ReturnType<typeof readAll>>;
   try {
-    for (;;) {
-      const text = await fetchBatch(server.url, key, last);
-      const id = lastIdOf(text);
-      if (!id) break;
-      events += countEvents(text);
-      bytes += text.length;
-      last = id;
+    result = await readAll(server.url, key, (events) => {
       while (checkpoints.length > 0 && events >= checkpoints[0] * expected) {
         progress[`maxRssBy${checkpoints.shift()! * 100}pct`] = Math.max(maxRss, memoryOf(pid).rssMiB);
       }
-    }
+    });
   } finally {
     clearInterval(sampler);
   }
-  const seconds = (performance.now() - started) / 1000;
-  if (events !== expected) throw new Error(`read ${events} events over HTTP, expected ${expected}`);
+  if (result.events !== expected) throw new Error(`read ${result.events} events over HTTP, expected ${expected}`);
   const after = memoryOf(pid);
   return {
-    events,
-    seconds: round(seconds),
-    eventsPerSecond: Math.round(events / seconds),
-    mibPerSecond: round(bytes / 2 ** 20 / seconds, 1),
+    ...result,
     serverMemoryMiB: { atStart: before.rssMiB, ...progress, maxRssDuring: Math.max(maxRss, after.rssMiB), peakHwm: after.hwmMiB },
   };
 }
@@ -134,25 +140,9 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
   try {
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     const url = `http://127.0.0.1:${chunk.toString().trim()}`;
-    const pass = async () => {
-      const started = performance.now();
-      let events = 0;
-      let bytes = 0;
-      let last: string | undefined;
-      for (;;) {
-        const text = await fetchBatch(url, "none", last);
-        const id = lastIdOf(text);
-        if (!id) break;
-        events += countEvents(text);
-        bytes += text.length;
-        last = id;
-      }
-      const seconds = (performance.now() - started) / 1000;
-      return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
-    };
     // The first pass on a fresh process, as Steward's first catch-up is measured; then a warm one.
-    const first = await pass();
-    return { ...first, warm: await pass() };
+    const first = await readAll(url, "none");
+    return { ...first, warm: await readAll(url, "none") };
   } finally {
     child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * serve` children. `BENCH_SCALE=small` runs the same steps on small numbers.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
-import { createSeeded, memoryOf, round, SMALL, startChild, stopChild } from "./support.js";
+import { createSeeded, memoryOf, percentile, round, SMALL, startChild, stopChild } from "./support.js";
 
 const WRITES = SMALL ? 80 : 2_000;
 /** Documents a synchronizer pushes; `BENCH_SYNC` overrides (the goal is stated for 100,000). */
@@ -13,8 +13,6 @@ const SYNC = Number(process.env.BENCH_SYNC ?? (SMALL ? 2_000 : 100_000));
 const CLIENTS = 8;
 /** Alternating rounds of baseline and changes per client count. */
 const ROUNDS = SMALL ? 1 : 5;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function call(url: string, key: string, method: string, path: string, body?: unknown): Promise<number> {
   const res = await fetch(`${url}${path}`, {
@@ -61,8 +59,8 @@ async function writes(kind: DatabaseKind) {
         noops.push(await perSecond(clients, WRITES, (i) => put(path(i), same(i))));
         changed.push(await perSecond(clients, WRITES, (i) => put(path(i), `change ${r} ${i}`)));
       }
-      const noop = median(noops);
-      const changes = median(changed);
+      const noop = percentile(noops, 50);
+      const changes = percentile(changed, 50);
       result[`clients${clients}`] = { changesPerSecond: changes, baselineNoopPutsPerSecond: noop, ratio: round(changes / noop), rounds: { noop: noops, changes: changed } };
     }
     return { ...result, target: "8 clients >= 0.9", met: (result[`clients${CLIENTS}`] as { ratio: number }).ratio >= 0.9 };

@@ -1,6 +1,7 @@
-import { InsertQueryNode, sql, type RootOperationNode } from "kysely";
+import { InsertQueryNode, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
+import { recordingQueries } from "../../test/helpers/recorded-queries.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { resourceRepository } from "../modules/shared/resource-repository.js";
 import { GroupCommit } from "./group-commit.js";
@@ -71,8 +72,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     const { database } = t.server.services;
     const trace: string[] = [];
     // Every query the group sends through Kysely, to count its appends.
-    const sent: RootOperationNode[] = [];
-    const db = database.db.withPlugin({ transformQuery: ({ node }) => (sent.push(node), node), transformResult: async ({ result }) => result });
+    const { db, sent } = recordingQueries(database.db);
     const groups = new GroupCommit({ ...database, db }, () => trace.push("commit"));
     const change = (id: string, fail = false) =>
       groups.run({

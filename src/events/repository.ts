@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
 
 export interface EventRow {
@@ -65,9 +66,7 @@ export const eventRepository = {
   async append(trx: Executor, rows: NewEventRow[]): Promise<void> {
     // One INSERT per chunk: a change with thousands of events would pass the databases' limits on
     // bound parameters (SQLite 32,766, PostgreSQL 65,535) in a single statement.
-    for (let start = 0; start < rows.length; start += APPEND_CHUNK) {
-      await trx.insertInto("events").values(rows.slice(start, start + APPEND_CHUNK)).execute();
-    }
+    for (const chunk of chunked(rows, APPEND_CHUNK)) await trx.insertInto("events").values(chunk).execute();
   },
 
   async positionOf(db: Executor, organizationId: string, eventId: string): Promise<number | undefined> {

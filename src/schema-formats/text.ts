@@ -21,8 +21,6 @@ import { MAX_VIOLATIONS } from "../platform/errors.js";
 
 export { joinPath, renderPath };
 
-/** Past this many problems the rest are summarized in one last violation (as every problem does). */
-export { MAX_VIOLATIONS };
 /** Values nested deeper than this are rejected before any recursive library sees them. */
 export const MAX_DEPTH = 128;
 

@@ -1,6 +1,7 @@
-import { CompiledQuery, createQueryId, type RootOperationNode } from "kysely";
+import { CompiledQuery, createQueryId } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
+import { recordingQueries } from "../../../test/helpers/recorded-queries.js";
 import { openDatabase, type Database } from "../../platform/database/index.js";
 import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { resourceRepository, type ListFilter } from "./resource-repository.js";
@@ -42,10 +43,9 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
 
   /** The queries `run` sends, as SQL with their parameters, without changing what they do. */
   async function sent(run: (ex: Database["db"]) => Promise<unknown>) {
-    const nodes: RootOperationNode[] = [];
-    const spy = database.db.withPlugin({ transformQuery: ({ node }) => (nodes.push(node), node), transformResult: async ({ result }) => result });
-    await run(spy);
-    return nodes.map((node) => spy.getExecutor().compileQuery(node, createQueryId()));
+    const { db, sent: nodes } = recordingQueries(database.db);
+    await run(db);
+    return nodes.map((node) => db.getExecutor().compileQuery(node, createQueryId()));
   }
 
   /** The database's plan of a query, as one text. */
