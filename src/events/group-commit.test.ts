@@ -1,7 +1,11 @@
-import { InsertQueryNode, sql } from "kysely";
+import SQLite from "better-sqlite3";
+import { InsertQueryNode, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
 import { recordingQueries } from "../../test/helpers/recorded-queries.js";
+import type { DB } from "../platform/database/index.js";
+import { withNamedStatements } from "../platform/database/pg-statements.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { resourceRepository } from "../modules/shared/resource-repository.js";
 import { GroupCommit } from "./group-commit.js";
@@ -124,5 +128,57 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect((await t.server.services.events.readAfter(t.organizationId, 0)).length).toBe(before);
+  });
+
+  it("opens a group's transaction with the append lock and commits it with the notification, one statement each, whatever the organization id holds", async () => {
+    const { database } = t.server.services;
+    // A second connection to the same database whose Kysely logs every statement it is sent,
+    // transaction control included: on PostgreSQL each is one round trip.
+    const dialect =
+      kind === "postgres"
+        ? new PostgresDialect({ pool: withNamedStatements(new pg.Pool({ connectionString: t.database.url, max: 2 })) })
+        : new SqliteDialect({ database: new SQLite(t.database.url.slice("sqlite:".length)) });
+    const statements: string[] = [];
+    const db = new Kysely<DB>({ dialect, log: (e) => void (e.level === "query" && statements.push(e.query.sql)) });
+    // Organization ids are Steward's own, but the statements must not depend on that.
+    const organizationId = `o'rg\\ "${crypto.randomUUID()}`;
+    await database.db.insertInto("organizations").values({ id: organizationId, name: organizationId, created_at: new Date().toISOString() }).execute();
+    const listener = kind === "postgres" ? new pg.Client({ connectionString: t.database.url }) : undefined;
+    const payloads: string[] = [];
+    try {
+      if (listener) {
+        await listener.connect();
+        listener.on("notification", (n) => payloads.push(n.payload ?? ""));
+        await listener.query("listen steward_events");
+        // Another process holding the organization's append lock, taken as every Steward version
+        // takes it (key space 0x5374, hashtext of the id): the group must wait for it.
+        await listener.query("select pg_advisory_lock(21364, hashtext($1))", [organizationId]);
+      }
+      const groups = new GroupCommit({ ...database, db }, () => {});
+      const committed = groups.run({ organizationId, work: async () => ({ value: 1, rows: [{ ...event("locked"), organization_id: organizationId }] }) });
+      let done = false;
+      void committed.then(() => (done = true));
+      if (listener) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(done).toBe(false);
+        await listener.query("select pg_advisory_unlock(21364, hashtext($1))", [organizationId]);
+      }
+      await committed;
+      if (kind === "postgres") {
+        expect(statements).toHaveLength(3);
+        expect(statements[0]).toMatch(/^begin; select pg_advisory_xact_lock\(21364, hashtext\(/);
+        expect(statements[2]).toMatch(/^select pg_notify\(.*\); commit$/);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(payloads).toEqual([organizationId]);
+      } else {
+        expect(statements).toEqual(["begin", expect.stringMatching(/^insert into "events"/), "commit"]);
+      }
+      const stored = await database.db.selectFrom("events").select("subject").where("organization_id", "=", organizationId).execute();
+      expect(stored).toEqual([{ subject: "locked" }]);
+    } finally {
+      await listener?.end();
+      await db.destroy();
+      await database.db.deleteFrom("organizations").where("id", "=", organizationId).execute();
+    }
   });
 });

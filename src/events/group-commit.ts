@@ -1,5 +1,6 @@
-import type { ControlledTransaction, Transaction } from "kysely";
-import type { DB, Database } from "../platform/database/index.js";
+import type { Kysely } from "kysely";
+import type { DB, Database, Executor } from "../platform/database/index.js";
+import { transactionControl } from "../platform/database/transaction-control.js";
 import { eventRepository, type NewEventRow } from "./repository.js";
 
 /**
@@ -8,7 +9,7 @@ import { eventRepository, type NewEventRow } from "./repository.js";
  */
 export interface Member<T> {
   organizationId: string;
-  work(trx: Transaction<DB>): Promise<{ value: T; rows: NewEventRow[] }>;
+  work(trx: Executor): Promise<{ value: T; rows: NewEventRow[] }>;
 }
 
 type Outcome = { ok: true; value: unknown; appended: boolean } | { ok: false; error: unknown };
@@ -20,6 +21,9 @@ interface Waiting {
 
 /** At most this many changes share a transaction, so one transaction stays short. */
 const MAX_GROUP = 64;
+
+/** The savepoint each change of an isolated re-run runs in. */
+const SAVEPOINT = "change";
 
 /**
  * Group commit: changes that arrive while a transaction is being committed wait and then share
@@ -79,26 +83,37 @@ export class GroupCommit {
     if ((await this.attempt(group, false)) === "isolate") await this.attempt(group, true);
   }
 
-  private async attempt(group: Waiting[], isolated: boolean): Promise<"settled" | "isolate"> {
+  private attempt(group: Waiting[], isolated: boolean): Promise<"settled" | "isolate"> {
+    // One connection for the whole attempt, its transaction controlled by hand (`begin` and
+    // `commit` carry more than themselves on PostgreSQL, eventRepository.begin says why).
+    return this.database.db
+      .connection()
+      .execute((conn) => this.attemptOn(conn, group, isolated))
+      .catch((error: unknown) => {
+        // No connection to be had: nothing of the group ran.
+        for (const waiting of group) waiting.settle({ ok: false, error });
+        return "settled" as const;
+      });
+  }
+
+  private async attemptOn(conn: Kysely<DB>, group: Waiting[], isolated: boolean): Promise<"settled" | "isolate"> {
     const outcomes: Outcome[] = [];
     const appendedBy = new Set<string>();
     const { dialect } = this.database;
-    let trx: ControlledTransaction<DB> | undefined;
     try {
-      trx = await this.database.db.startTransaction().execute();
       // The queue is per organization on PostgreSQL: one lock for the whole group, taken before
       // any change's row locks, so groups of different processes cannot deadlock on each other.
-      if (dialect === "postgres") await eventRepository.lockAppends(trx, group[0].member.organizationId);
+      await eventRepository.begin(conn, dialect, group[0].member.organizationId);
       // Without savepoints the group's events are appended together at the end, in the order of
       // the changes: one statement for the group rather than one per change.
       const appending: NewEventRow[] = [];
       for (const { member } of group) {
-        const savepoint = isolated ? await trx.savepoint("change").execute() : undefined;
+        if (isolated) await transactionControl.savepoint(conn, SAVEPOINT);
         try {
-          const { value, rows } = await member.work(savepoint ?? trx);
-          if (savepoint) {
-            await eventRepository.append(savepoint, rows);
-            await savepoint.releaseSavepoint("change").execute();
+          const { value, rows } = await member.work(conn);
+          if (isolated) {
+            await eventRepository.append(conn, rows);
+            await transactionControl.release(conn, SAVEPOINT);
           } else {
             // Not push(...rows): a change may emit more events than a call takes arguments.
             for (const row of rows) appending.push(row);
@@ -106,25 +121,25 @@ export class GroupCommit {
           if (rows.length > 0) appendedBy.add(member.organizationId);
           outcomes.push({ ok: true, value, appended: rows.length > 0 });
         } catch (error) {
-          if (!savepoint) return this.abandon(trx, group, error);
-          await savepoint.rollbackToSavepoint("change").execute();
-          await savepoint.releaseSavepoint("change").execute();
+          if (!isolated) return this.abandon(conn, group, error);
+          await transactionControl.rollbackTo(conn, SAVEPOINT);
+          await transactionControl.release(conn, SAVEPOINT);
           outcomes.push({ ok: false, error });
         }
       }
       if (appending.length > 0) {
         try {
-          await eventRepository.append(trx, appending);
+          await eventRepository.append(conn, appending);
         } catch (error) {
-          return this.abandon(trx, group, error);
+          return this.abandon(conn, group, error);
         }
       }
-      if (dialect === "postgres") for (const organizationId of appendedBy) await eventRepository.notifyAppended(trx, organizationId);
-      await trx.commit().execute();
+      await eventRepository.commit(conn, dialect, appendedBy);
     } catch (error) {
       // The transaction itself failed (begin, a savepoint, the commit): nothing of the group was
-      // committed, and every change in it is told so.
-      await trx?.rollback().execute().catch(() => {});
+      // committed, and every change in it is told so. After a failed `begin` there may be no
+      // transaction to roll back; that is no error worth more than this.
+      await transactionControl.rollback(conn).catch(() => {});
       for (const waiting of group) waiting.settle({ ok: false, error });
       return "settled";
     }
@@ -134,8 +149,8 @@ export class GroupCommit {
   }
 
   /** A failure in an attempt without savepoints: nothing of it is kept, and the group runs again isolated, unless it is a group of one. */
-  private async abandon(trx: ControlledTransaction<DB>, group: Waiting[], error: unknown): Promise<"settled" | "isolate"> {
-    await trx.rollback().execute().catch(() => {});
+  private async abandon(conn: Kysely<DB>, group: Waiting[], error: unknown): Promise<"settled" | "isolate"> {
+    await transactionControl.rollback(conn).catch(() => {});
     if (group.length > 1) return "isolate";
     // A group of one: its failure is its own, and nothing else was in the transaction.
     group[0].settle({ ok: false, error });

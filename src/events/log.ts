@@ -1,9 +1,8 @@
 import { EventEmitter } from "node:events";
-import type { Transaction } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../platform/config.js";
 import { nanoTimestamp, type Clock } from "../platform/clock.js";
-import type { DB, Database } from "../platform/database/index.js";
+import type { Database, Executor } from "../platform/database/index.js";
 import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
 import { GroupCommit } from "./group-commit.js";
@@ -82,7 +81,7 @@ export class EventLog {
    * The transaction may be shared with other changes committed at the same moment (group commit,
    * `group-commit.ts`); each change is still all-or-nothing on its own.
    */
-  async transaction<T>(actor: Actor, work: (trx: Transaction<DB>, emit: Emit) => Promise<T>): Promise<T> {
+  async transaction<T>(actor: Actor, work: (trx: Executor, emit: Emit) => Promise<T>): Promise<T> {
     const { organizationId } = actor;
     const principal = principalOf(actor);
     // Two requests creating the same new id race to insert it; the loser runs again and then sees

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import pg from "pg";
 import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
 
@@ -49,17 +50,26 @@ const EVENT_COLUMNS = ["seq", "id", "kind", "subject", "time", "data", "principa
 /** The only SQL that touches the event log. */
 export const eventRepository = {
   /**
-   * PostgreSQL: takes the organization's append lock, held until the transaction ends. Positions
-   * then follow commit order within the organization (docs/events.md). SQLite has a single writer,
-   * which gives the same order for free.
+   * Opens the transaction a group of changes runs in. On PostgreSQL it also takes the
+   * organization's append lock, held until the transaction ends, so positions follow commit order
+   * within the organization (docs/events.md); SQLite has a single writer, which gives the same
+   * order for free. Both statements go in one round trip: as one text without parameters, which
+   * PostgreSQL runs statement after statement, so the organization id is written into it as a
+   * literal, escaped by `pg` itself.
    */
-  async lockAppends(trx: Executor, organizationId: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${organizationId}))`.execute(trx);
+  async begin(conn: Executor, dialect: DialectName, organizationId: string): Promise<void> {
+    const lock = `select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${pg.escapeLiteral(organizationId)}))`;
+    await sql.raw(dialect === "postgres" ? `begin; ${lock}` : "begin").execute(conn);
   },
 
-  /** PostgreSQL: wakes the long polls of every process when the transaction commits. */
-  async notifyAppended(trx: Executor, organizationId: string): Promise<void> {
-    await sql`select pg_notify(${NOTIFY_CHANNEL}, ${organizationId})`.execute(trx);
+  /**
+   * Commits the transaction `begin` opened. On PostgreSQL the commit also wakes the long polls of
+   * every process for the organizations that appended events, in the same round trip: a
+   * notification is delivered when, and only if, its transaction commits.
+   */
+  async commit(conn: Executor, dialect: DialectName, appendedBy: Iterable<string>): Promise<void> {
+    const notifications = dialect === "postgres" ? [...appendedBy].map((id) => `pg_notify(${pg.escapeLiteral(NOTIFY_CHANNEL)}, ${pg.escapeLiteral(id)})`) : [];
+    await sql.raw(notifications.length > 0 ? `select ${notifications.join(", ")}; commit` : "commit").execute(conn);
   },
 
   /** Appends rows at the end of the log, in the caller's transaction. */

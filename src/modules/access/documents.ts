@@ -1,6 +1,5 @@
-import type { Transaction } from "kysely";
 import { parseInstant } from "../../platform/clock.js";
-import type { DB } from "../../platform/database/index.js";
+import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { resourceRepository, type StoredResource } from "../shared/resource-repository.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
@@ -99,7 +98,7 @@ export function consumerTypeOf(consumer: Access["consumer"]): ConsumerType | und
 }
 
 /** Checks a new request's references and derives what the catalog says about them; throws nothing, collects violations. */
-export async function resolveNew(trx: Transaction<DB>, organizationId: string, input: Access, violations: FieldViolation[]): Promise<NewAccess | undefined> {
+export async function resolveNew(trx: Executor, organizationId: string, input: Access, violations: FieldViolation[]): Promise<NewAccess | undefined> {
   const dates = parseDates(input.info, violations);
   const consumerType = consumerTypeOf(input.consumer);
   if (consumerType === undefined) {

@@ -98,4 +98,15 @@ describe("statements prepared once per connection (postgres)", () => {
     expect(await prepared()).toHaveLength(2);
     await db.destroy();
   });
+
+  it("runs a text of several statements unnamed, as one simple query", async () => {
+    open();
+    // A prepared statement holds one command only: named, this would fail.
+    await sql.raw("select 1; select 2").execute(db);
+    await sql.raw("begin; insert into things values ('several', 4)").execute(db);
+    await sql.raw("select 1; commit").execute(db);
+    expect(await db.selectFrom("things").select("n").where("id", "=", "several").execute()).toEqual([{ n: 4 }]);
+    expect((await prepared()).some((s) => s.statement.includes(";"))).toBe(false);
+    await db.destroy();
+  });
 });

@@ -4,7 +4,11 @@ import type pg from "pg";
 /** Distinct statements given a name at most; later new ones run unnamed, so variable SQL cannot fill every connection's memory. */
 const CAPACITY = 500;
 
-/** Only plain data statements are named: transaction control (`begin`, `savepoint …`) gains nothing from it. */
+/**
+ * Only single plain data statements are named: transaction control (`begin`, `savepoint …`) gains
+ * nothing from it, and a text of several statements (group commit's `begin` with its lock, say)
+ * cannot be prepared at all: it has to go as a simple query.
+ */
 const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
@@ -27,7 +31,7 @@ export function withNamedStatements(pool: pg.Pool, capacity = CAPACITY): Postgre
   const nameOf = (text: string): string | undefined => {
     const known = names.get(text);
     if (known !== undefined) return known;
-    if (names.size >= capacity || !NAMEABLE.test(text)) return undefined;
+    if (names.size >= capacity || !NAMEABLE.test(text) || text.includes(";")) return undefined;
     const name = `stw_${names.size}`;
     names.set(text, name);
     return name;
