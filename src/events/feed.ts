@@ -32,7 +32,8 @@ export class FeedService {
     private readonly log: EventLog,
     private readonly limits: LongPollLimits,
   ) {
-    this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readBatch(organizationId, afterSeq));
+    // A batch read ahead follows a full one, so it is usually full too: worth reading in halves.
+    this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readBatch(organizationId, afterSeq, true));
   }
 
   /** Answers every held long poll with what it has (usually `[]`); new ones are not held. */

@@ -1,11 +1,8 @@
-import SQLite from "better-sqlite3";
-import { InsertQueryNode, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { InsertQueryNode, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { recordingQueries } from "../../test/helpers/recorded-queries.js";
-import type { DB } from "../platform/database/index.js";
-import { withNamedStatements } from "../platform/database/pg-statements.js";
+import { loggedConnection, recordingQueries } from "../../test/helpers/recorded-queries.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { resourceRepository } from "../modules/shared/resource-repository.js";
 import { GroupCommit } from "./group-commit.js";
@@ -132,14 +129,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
 
   it("opens a group's transaction with the append lock and commits it with the notification, one statement each, whatever the organization id holds", async () => {
     const { database } = t.server.services;
-    // A second connection to the same database whose Kysely logs every statement it is sent,
-    // transaction control included: on PostgreSQL each is one round trip.
-    const dialect =
-      kind === "postgres"
-        ? new PostgresDialect({ pool: withNamedStatements(new pg.Pool({ connectionString: t.database.url, max: 2 })) })
-        : new SqliteDialect({ database: new SQLite(t.database.url.slice("sqlite:".length)) });
-    const statements: string[] = [];
-    const db = new Kysely<DB>({ dialect, log: (e) => void (e.level === "query" && statements.push(e.query.sql)) });
+    const { db, statements } = loggedConnection(kind, t.database.url);
     // Organization ids are Steward's own, but the statements must not depend on that.
     const organizationId = `o'rg\\ "${crypto.randomUUID()}`;
     await database.db.insertInto("organizations").values({ id: organizationId, name: organizationId, created_at: new Date().toISOString() }).execute();

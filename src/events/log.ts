@@ -7,9 +7,16 @@ import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
 import { GroupCommit } from "./group-commit.js";
 import { principalNames } from "./principal-names.js";
-import { eventRepository, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
+import { eventRepository, type BatchPage, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
 
 export const MAX_BATCH = 1000;
+
+/**
+ * Batches read in halves at once in one process; more are read whole. Many consumers catching up
+ * together then take at most this many more of the pool's connections than before, and the
+ * writes still find theirs.
+ */
+const MAX_READS_IN_HALVES = 2;
 
 /**
  * Records an event of the change being made; the log appends it when the change commits. A
@@ -63,6 +70,8 @@ export class EventLog {
   readonly commits = new EventEmitter();
   private readonly groups: GroupCommit;
   private readonly envelopeParts: EnvelopeParts;
+  /** Batches being read in halves now; each holds two connections of the pool. */
+  private readingInHalves = 0;
 
   constructor(
     private readonly database: Database,
@@ -130,9 +139,24 @@ export class EventLog {
     return eventRepository.readAfter(this.database.db, organizationId, afterSeq, Math.min(limit, MAX_BATCH));
   }
 
-  /** The feed's next batch after `afterSeq`, rendered as `renderBatch` would render it, in one read. */
-  async readBatch(organizationId: string, afterSeq: number): Promise<RenderedBatch> {
-    return eventRepository.readRendered(this.database.db, this.database.dialect, organizationId, afterSeq, MAX_BATCH, this.envelopeParts);
+  /**
+   * The feed's next batch after `afterSeq`, rendered as `renderBatch` would render it. The
+   * database renders a batch row by row on one connection, and on PostgreSQL that rendering is
+   * most of a catch-up's time; with `inHalves` the two halves are rendered at once on two
+   * connections, so two of the database's cores share it (`joinHalves` says why that is safe).
+   * SQLite has one connection and would only read twice.
+   */
+  async readBatch(organizationId: string, afterSeq: number, inHalves = false): Promise<RenderedBatch> {
+    const read = (page: BatchPage) => eventRepository.readRendered(this.database.db, this.database.dialect, organizationId, page, this.envelopeParts);
+    if (!inHalves || this.database.dialect !== "postgres" || this.readingInHalves >= MAX_READS_IN_HALVES) return read({ afterSeq, limit: MAX_BATCH });
+    this.readingInHalves++;
+    try {
+      const half = MAX_BATCH / 2;
+      const [first, second] = await Promise.all([read({ afterSeq, limit: half }), read({ afterSeq, skip: half, limit: half })]);
+      return joinHalves(first, second, half);
+    } finally {
+      this.readingInHalves--;
+    }
   }
 
   async readLatest(organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {
@@ -173,3 +197,22 @@ function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
+
+/**
+ * One batch from its two halves, read at once but not in one snapshot: `first` holds the events
+ * after a position, `second` those after the first `half` of them. Within an organization the log
+ * only grows at its end, in position order (the append lock), so whatever either read saw, the
+ * events after a position are a list that later snapshots only lengthen. A full `first` is then
+ * the same first half in every snapshot, and `second` continues it exactly. A `first` that is not
+ * full was read when the log ended within it; a `second` read later may have found events beyond
+ * ones `first` never saw, so it is dropped: a shorter batch is a correct answer, a gap is not.
+ */
+export function joinHalves(first: RenderedBatch, second: RenderedBatch, half: number): RenderedBatch {
+  if (first.count < half || second.count === 0) return first;
+  // Both are JSON arrays: drop the first's "]" and the second's "[", and join them with a comma.
+  const body = Buffer.concat([first.body.subarray(0, first.body.length - 1), COMMA, second.body.subarray(1)]);
+  return { count: first.count + second.count, lastSeq: second.lastSeq, lastId: second.lastId, body };
+}
+
+const COMMA = Buffer.from(",");
+

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { openDatabase } from "../platform/database/index.js";
-import { envelopePartsFor } from "./log.js";
-import { ascending, eventRepository } from "./repository.js";
+import { loggedConnection } from "../../test/helpers/recorded-queries.js";
+import { systemClock } from "../platform/clock.js";
+import { loadConfig } from "../platform/config.js";
+import { envelopePartsFor, EventLog, joinHalves } from "./log.js";
+import { ascending, eventRepository, type RenderedBatch } from "./repository.js";
 
 /** Client-chosen ids that JSON must escape, or that a careless renderer would break on. */
 const AWKWARD_SUBJECTS = ['say "hi"', "back\\slash", "tab\tnew\nline\rcarriage", "bell\u0001\u001f\u007f", "é ü 日本 😀", "</script>", "line\u2028sep\u2029", "'; drop table events; --"];
@@ -61,7 +64,7 @@ describe.each(DATABASES)("the feed's batches rendered by the database (%s)", (ki
       const parts = envelopePartsFor({ appUrl: 'http://steward.test/a"b\\c', eventTypePrefix: "com.datamesh-manager.events" });
       let batches = 0;
       for (let after = 0; ; batches++) {
-        const read = (sorted: boolean) => eventRepository.readRendered(database.db, database.dialect, t.organizationId, after, 1000, parts, sorted);
+        const read = (sorted: boolean) => eventRepository.readRendered(database.db, database.dialect, t.organizationId, { afterSeq: after, limit: 1000 }, parts, sorted);
         const [checked, sorted] = [await read(false), await read(true)];
         expect({ ...checked, body: checked.body.toString() }).toEqual({ ...sorted, body: sorted.body.toString() });
         expect(checked.body.toString()).toBe(events.renderBatch(await events.readAfter(t.organizationId, after)));
@@ -72,6 +75,72 @@ describe.each(DATABASES)("the feed's batches rendered by the database (%s)", (ki
     } finally {
       await database.close();
     }
+  });
+
+  it("reads a batch in halves exactly as in one read, however many events are left", async () => {
+    const { events } = t.server.services;
+    const positions: number[] = [0];
+    for (let page = await events.readAfter(t.organizationId, 0); page.length > 0; page = await events.readAfter(t.organizationId, positions.at(-1)!)) {
+      for (const row of page) positions.push(row.seq);
+    }
+    const total = positions.length - 1;
+    expect(total).toBeGreaterThan(1000);
+    // Left after the position: more than a batch, between a half and a batch, exactly a half, less, none.
+    for (const left of [total, 1000, 700, 501, 500, 499, 300, 1, 0]) {
+      const after = positions[total - left];
+      const [whole, halves] = [await events.readBatch(t.organizationId, after), await events.readBatch(t.organizationId, after, true)];
+      expect({ ...halves, body: halves.body.toString() }, `${left} left`).toEqual({ ...whole, body: whole.body.toString() });
+      expect(halves.count).toBe(Math.min(left, 1000));
+    }
+  });
+});
+
+describe.each(DATABASES)("batches read in halves at once (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(() => t?.close());
+
+  it("reads at most two batches in halves at once, and the others whole", async () => {
+    const { events } = t.server.services;
+    await events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
+      for (let i = 0; i < 1500; i++) emit("TeamUpdatedEvent", `team-${i}`);
+    });
+    const { db, statements } = loggedConnection(kind, t.database.url, 10);
+    try {
+      const log = new EventLog({ ...t.server.services.database, db }, loadConfig({}, { databaseUrl: t.database.url, appUrl: "http://steward.test" }), systemClock);
+      const batches = await Promise.all([0, 0, 0].map(() => log.readBatch(t.organizationId, 0, true)));
+      for (const batch of batches) expect(batch.body.toString()).toBe((await events.readBatch(t.organizationId, 0)).body.toString());
+      // PostgreSQL: two reads for each of two batches, one for the third. SQLite reads each whole.
+      expect(statements.filter((text) => /from events/.test(text))).toHaveLength(kind === "postgres" ? 5 : 3);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe("a batch joined from halves read in different snapshots", () => {
+  const batch = (seqs: number[]): RenderedBatch => ({
+    count: seqs.length,
+    lastSeq: seqs.at(-1) ?? 0,
+    lastId: seqs.length > 0 ? `id-${seqs.at(-1)}` : undefined,
+    body: Buffer.from(JSON.stringify(seqs.map((seq) => ({ seq })))),
+  });
+  const seqs = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+  it("continues a full first half with the second", () => {
+    const joined = joinHalves(batch(seqs(1, 500)), batch(seqs(501, 200)), 500);
+    expect(joined).toMatchObject({ count: 700, lastSeq: 700, lastId: "id-700" });
+    expect(JSON.parse(joined.body.toString())).toEqual(seqs(1, 700).map((seq) => ({ seq })));
+  });
+
+  it("drops a second half read after events the first half never saw, rather than leave a gap", () => {
+    // The first read found 300 events; by the second, 400 more had committed.
+    const joined = joinHalves(batch(seqs(1, 300)), batch(seqs(501, 200)), 500);
+    expect(joined).toMatchObject({ count: 300, lastSeq: 300, lastId: "id-300" });
+    expect(JSON.parse(joined.body.toString())).toEqual(seqs(1, 300).map((seq) => ({ seq })));
+    expect(joinHalves(batch(seqs(1, 500)), batch([]), 500).body.toString()).toBe(batch(seqs(1, 500)).body.toString());
   });
 });
 

@@ -34,6 +34,13 @@ export interface RenderedBatch {
   body: Buffer;
 }
 
+/** Which events a rendered batch holds: `limit` of them, after the first `skip` of those after position `afterSeq`. */
+export interface BatchPage {
+  afterSeq: number;
+  skip?: number;
+  limit: number;
+}
+
 /**
  * The parts of an envelope that come from configuration, as JSON text: `typeOpen` is the opening
  * quote and the type prefix with its dot (`"com.service.events.`), `schemaOpen` the same for the
@@ -120,11 +127,11 @@ export const eventRepository = {
     db: Executor,
     dialect: DialectName,
     organizationId: string,
-    afterSeq: number,
-    limit: number,
+    page: BatchPage,
     parts: EnvelopeParts,
     sorted = false,
   ): Promise<RenderedBatch> {
+    const { afterSeq, skip = 0, limit } = page;
     const postgres = dialect === "postgres";
     sorted ||= postgres;
     const quote = (column: string) => sql.raw(postgres ? `to_json(${column})::text` : `json_quote(${column})`);
@@ -143,12 +150,12 @@ export const eventRepository = {
         select count(*) as count, max(seq) as last_seq, ${positions} as positions, ${postgres ? array : sql`cast(${array} as blob)`} as body
         from (
           select seq, id, kind, subject, time, data, principal from events
-          where organization_id = ${organizationId} and seq > ${afterSeq} order by seq limit ${limit}
+          where organization_id = ${organizationId} and seq > ${afterSeq} order by seq limit ${limit} offset ${skip}
         ) as page
       ) as batch`.execute(db);
     const [row] = rows;
     if (!sorted && row.positions !== null && !ascending(row.positions)) {
-      return eventRepository.readRendered(db, dialect, organizationId, afterSeq, limit, parts, true);
+      return eventRepository.readRendered(db, dialect, organizationId, page, parts, true);
     }
     return {
       count: Number(row.count),
