@@ -15,6 +15,7 @@ import type { ServeProcess } from "../test/helpers/cli.js";
 import {
   benchConfig,
   countEvents,
+  cpuSecondsOf,
   createSeeded,
   fetchBatch,
   lastIdOf,
@@ -64,6 +65,7 @@ async function readAll(url: string, key: string, read?: (events: number) => void
 export async function catchUpOverHttp(server: ServeProcess, key: string, expected: number) {
   const pid = server.child.pid!;
   const before = memoryOf(pid);
+  const cpuBefore = cpuSecondsOf(pid);
   let maxRss = before.rssMiB;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, memoryOf(pid).rssMiB)), 50);
   // The largest RSS seen by 10 %, 50 % and 100 % of the way: a plateau, not a climb, means flat.
@@ -83,6 +85,7 @@ export async function catchUpOverHttp(server: ServeProcess, key: string, expecte
   const after = memoryOf(pid);
   return {
     ...result,
+    serverCpuSeconds: round(cpuSecondsOf(pid) - cpuBefore),
     serverMemoryMiB: { atStart: before.rssMiB, ...progress, maxRssDuring: Math.max(maxRss, after.rssMiB), peakHwm: after.hwmMiB },
   };
 }
@@ -141,8 +144,13 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     const url = `http://127.0.0.1:${chunk.toString().trim()}`;
     // The first pass on a fresh process, as Steward's first catch-up is measured; then a warm one.
-    const first = await readAll(url, "none");
-    return { ...first, warm: await readAll(url, "none") };
+    const timed = async () => {
+      const cpuBefore = cpuSecondsOf(child.pid!);
+      const pass = await readAll(url, "none");
+      return { ...pass, serverCpuSeconds: round(cpuSecondsOf(child.pid!) - cpuBefore) };
+    };
+    const first = await timed();
+    return { ...first, warm: await timed() };
   } finally {
     child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
