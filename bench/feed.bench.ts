@@ -41,9 +41,11 @@ const BATCH = 1000;
 /**
  * Reads the whole feed at `url` batch after batch, as a consumer catching up does, finding each
  * batch's last id in the text; what it does with the events is its own cost, not the feed's.
- * `read` is told the running count after each batch.
+ * `read` is told the running count after each batch. `serverCpuSeconds` is what the process
+ * `serverPid` serving `url` used meanwhile.
  */
-async function readAll(url: string, key: string, read?: (events: number) => void) {
+async function readAll(url: string, key: string, serverPid: number, read?: (events: number) => void) {
+  const cpuBefore = cpuSecondsOf(serverPid);
   const started = performance.now();
   let events = 0;
   let bytes = 0;
@@ -58,14 +60,19 @@ async function readAll(url: string, key: string, read?: (events: number) => void
     read?.(events);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { events, seconds: round(seconds), eventsPerSecond: Math.round(events / seconds), mibPerSecond: round(bytes / 2 ** 20 / seconds, 1) };
+  return {
+    events,
+    seconds: round(seconds),
+    eventsPerSecond: Math.round(events / seconds),
+    mibPerSecond: round(bytes / 2 ** 20 / seconds, 1),
+    serverCpuSeconds: round(cpuSecondsOf(serverPid) - cpuBefore),
+  };
 }
 
 /** Reads the whole log from Steward over HTTP in 1,000-event batches while sampling the server's memory. */
 export async function catchUpOverHttp(server: ServeProcess, key: string, expected: number) {
   const pid = server.child.pid!;
   const before = memoryOf(pid);
-  const cpuBefore = cpuSecondsOf(pid);
   let maxRss = before.rssMiB;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, memoryOf(pid).rssMiB)), 50);
   // The largest RSS seen by 10 %, 50 % and 100 % of the way: a plateau, not a climb, means flat.
@@ -73,7 +80,7 @@ export async function catchUpOverHttp(server: ServeProcess, key: string, expecte
   const checkpoints = [0.1, 0.5];
   let result: Awaited<ReturnType<typeof readAll>>;
   try {
-    result = await readAll(server.url, key, (events) => {
+    result = await readAll(server.url, key, pid, (events) => {
       while (checkpoints.length > 0 && events >= checkpoints[0] * expected) {
         progress[`maxRssBy${checkpoints.shift()! * 100}pct`] = Math.max(maxRss, memoryOf(pid).rssMiB);
       }
@@ -85,7 +92,6 @@ export async function catchUpOverHttp(server: ServeProcess, key: string, expecte
   const after = memoryOf(pid);
   return {
     ...result,
-    serverCpuSeconds: round(cpuSecondsOf(pid) - cpuBefore),
     serverMemoryMiB: { atStart: before.rssMiB, ...progress, maxRssDuring: Math.max(maxRss, after.rssMiB), peakHwm: after.hwmMiB },
   };
 }
@@ -144,13 +150,8 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     const url = `http://127.0.0.1:${chunk.toString().trim()}`;
     // The first pass on a fresh process, as Steward's first catch-up is measured; then a warm one.
-    const timed = async () => {
-      const cpuBefore = cpuSecondsOf(child.pid!);
-      const pass = await readAll(url, "none");
-      return { ...pass, serverCpuSeconds: round(cpuSecondsOf(child.pid!) - cpuBefore) };
-    };
-    const first = await timed();
-    return { ...first, warm: await timed() };
+    const first = await readAll(url, "none", child.pid!);
+    return { ...first, warm: await readAll(url, "none", child.pid!) };
   } finally {
     child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });

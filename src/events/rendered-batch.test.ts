@@ -3,8 +3,6 @@ import { DATABASES } from "../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { openDatabase } from "../platform/database/index.js";
 import { loggedConnection } from "../../test/helpers/recorded-queries.js";
-import { systemClock } from "../platform/clock.js";
-import { loadConfig } from "../platform/config.js";
 import { envelopePartsFor, EventLog, joinHalves } from "./log.js";
 import { ascending, eventRepository, type RenderedBatch } from "./repository.js";
 
@@ -93,23 +91,15 @@ describe.each(DATABASES)("the feed's batches rendered by the database (%s)", (ki
       expect(halves.count).toBe(Math.min(left, 1000));
     }
   });
-});
-
-describe.each(DATABASES)("batches read in halves at once (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
 
   it("reads at most two batches in halves at once, and the others whole", async () => {
-    const { events } = t.server.services;
+    const { events, database, config, clock } = t.server.services;
     await events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
       for (let i = 0; i < 1500; i++) emit("TeamUpdatedEvent", `team-${i}`);
     });
     const { db, statements } = loggedConnection(kind, t.database.url, 10);
     try {
-      const log = new EventLog({ ...t.server.services.database, db }, loadConfig({}, { databaseUrl: t.database.url, appUrl: "http://steward.test" }), systemClock);
+      const log = new EventLog({ ...database, db }, config, clock);
       const batches = await Promise.all([0, 0, 0].map(() => log.readBatch(t.organizationId, 0, true)));
       for (const batch of batches) expect(batch.body.toString()).toBe((await events.readBatch(t.organizationId, 0)).body.toString());
       // PostgreSQL: two reads for each of two batches, one for the third. SQLite reads each whole.

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
+import { transactionControl } from "../platform/database/transaction-control.js";
 
 export interface EventRow {
   seq: number;
@@ -60,13 +61,12 @@ export const eventRepository = {
    * Opens the transaction a group of changes runs in. On PostgreSQL it also takes the
    * organization's append lock, held until the transaction ends, so positions follow commit order
    * within the organization (docs/events.md); SQLite has a single writer, which gives the same
-   * order for free. Both statements go in one round trip: as one text without parameters, which
-   * PostgreSQL runs statement after statement, so the organization id is written into it as a
-   * literal, escaped by `pg` itself.
+   * order for free. The lock goes with `begin`, in one round trip, so the organization id is
+   * written into it as a literal, escaped by `pg` itself.
    */
   async begin(conn: Executor, dialect: DialectName, organizationId: string): Promise<void> {
     const lock = `select pg_advisory_xact_lock(${APPEND_LOCK_SPACE}, hashtext(${pg.escapeLiteral(organizationId)}))`;
-    await sql.raw(dialect === "postgres" ? `begin; ${lock}` : "begin").execute(conn);
+    await transactionControl.begin(conn, dialect === "postgres" ? lock : undefined);
   },
 
   /**
@@ -76,7 +76,7 @@ export const eventRepository = {
    */
   async commit(conn: Executor, dialect: DialectName, appendedBy: Iterable<string>): Promise<void> {
     const notifications = dialect === "postgres" ? [...appendedBy].map((id) => `pg_notify(${pg.escapeLiteral(NOTIFY_CHANNEL)}, ${pg.escapeLiteral(id)})`) : [];
-    await sql.raw(notifications.length > 0 ? `select ${notifications.join(", ")}; commit` : "commit").execute(conn);
+    await transactionControl.commit(conn, notifications.length > 0 ? `select ${notifications.join(", ")}` : undefined);
   },
 
   /** Appends rows at the end of the log, in the caller's transaction. */

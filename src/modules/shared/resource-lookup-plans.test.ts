@@ -2,6 +2,7 @@ import { CompiledQuery, createQueryId } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
 import { recordingQueries } from "../../../test/helpers/recorded-queries.js";
+import { chunked } from "../../platform/database/chunks.js";
 import { openDatabase, type Database } from "../../platform/database/index.js";
 import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { resourceRepository, type ListFilter } from "./resource-repository.js";
@@ -29,7 +30,7 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
     });
     // Assets as a synchronizer writes them: no owner, domain or archetype.
     const assets = Array.from({ length: 3000 }, (_, i) => row("asset", `asset-${i}`));
-    for (let i = 0; i < assets.length; i += 500) await db.insertInto("resources").values(assets.slice(i, i + 500)).execute();
+    for (const slice of chunked(assets)) await db.insertInto("resources").values(slice).execute();
     await db.insertInto("resources").values([
       row("dataproduct", "orders", { owner: "sales", domain: "commerce", archetype: "source-aligned" }),
       row("dataproduct", "shelf", { owner: "ops", domain: "operations", archetype: "consumer-aligned" }),
