@@ -21,9 +21,9 @@ import { ping } from "./platform/database/index.js";
 import { Problem, problemTitle, problemType, unauthorized, unavailable } from "./platform/errors.js";
 import { configureParseLimits } from "./schema-formats/index.js";
 import { configureDocumentLimits } from "./modules/shared/document-limits.js";
-import { closeSchemaParsers } from "./schema-formats/off-thread.js";
+import { closeWorkers } from "./workers/pool.js";
 import type { Socket } from "node:net";
-import { registerProblemHandling, sendProblem } from "./platform/http/problems.js";
+import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { applyOperationId } from "./platform/http/operation-ids.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/http/json-depth.js";
@@ -106,7 +106,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     forceCloseConnections: "idle",
     // URLs the router cannot decode (a stray `%`) are client errors like any other.
     frameworkErrors: (error, request, reply) =>
-      sendProblem(reply, request, new Problem(400, error.code === "FST_ERR_BAD_URL" ? "The request URL is not valid." : error.message)),
+      writeProblem(reply, request, new Problem(400, error.code === "FST_ERR_BAD_URL" ? "The request URL is not valid." : error.message)),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
@@ -139,7 +139,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       return json(request, text, done);
     });
   }
-  registerYamlBodies(app);
+  registerYamlBodies(app, limits.schemaParseTimeoutMs);
 
   app.addHook("onRoute", applyOperationId);
   app.addSchema(ProblemSchema);
@@ -221,7 +221,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     closing = true;
     services.feed.releaseAll();
   });
-  app.addHook("onClose", async () => closeSchemaParsers());
+  app.addHook("onClose", async () => closeWorkers());
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });

@@ -34,7 +34,7 @@ export interface Limits {
   documentBytes: number;
   /** Most fields the normalized models of one contract may have (MAX_MODEL_FIELDS). */
   modelFields: number;
-  /** Longest a big specification may take to parse on a worker thread (SCHEMA_PARSE_TIMEOUT_MS). */
+  /** Longest a big specification or YAML document may take to parse or write on a worker thread (SCHEMA_PARSE_TIMEOUT_MS). */
   schemaParseTimeoutMs: number;
   /** Longest a client may take to send a whole request, headers and body (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;

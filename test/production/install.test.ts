@@ -84,6 +84,14 @@ async function checkServes(bin: string[], cwd: string, databaseUrl: string): Pro
       body: JSON.stringify({ name: "Sales" }),
     });
     expect(put.status).toBe(200);
+    // A YAML body over 64 KiB is parsed on a worker thread, which loads its own module from the install.
+    const yaml = await fetch(`${server.url}/api/teams/marketing`, {
+      method: "PUT",
+      headers: { "x-api-key": apiKey, "content-type": "application/yaml" },
+      body: `name: Marketing\ndescription: ${"m".repeat(70 * 1024)}\n`,
+    });
+    expect(yaml.status, await yaml.clone().text()).toBe(200);
+    expect(((await yaml.json()) as { name: string }).name).toBe("Marketing");
     const page = await fetch(`${server.url}/teams/sales`);
     const html = await page.text();
     expect(page.status).toBe(200);

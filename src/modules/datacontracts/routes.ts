@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { stringify } from "yaml";
 import { contractFormatOf } from "../../contract-formats/index.js";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/shapes.js";
+import { yamlText } from "../../platform/http/yaml-body.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
@@ -49,7 +49,8 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     },
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string } }>, reply) => {
       const contract = await contracts.get(principalOf(request), request.params.id);
-      return reply.type("application/yaml; charset=utf-8").send(stringify(asRequested(contract, request.query), { lineWidth: 0, aliasDuplicateObjects: false }));
+      const text = await yamlText(asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
+      return reply.type("application/yaml; charset=utf-8").send(text);
     },
   );
 

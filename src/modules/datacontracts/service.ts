@@ -1,12 +1,12 @@
 import type { Principal } from "../../platform/auth.js";
 import { contractFormatOf, type ModelGroup } from "../../contract-formats/index.js";
 import type { Executor } from "../../platform/database/index.js";
-import { conflict, Problem } from "../../platform/errors.js";
+import { conflict } from "../../platform/errors.js";
 import { outputPorts } from "../dataproducts/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { schemasOf } from "../../contract-formats/dcs09.js";
 import { parseLimits } from "../../schema-formats/index.js";
-import { parseSchemaOffThread, ParsersBusy } from "../../schema-formats/off-thread.js";
+import { parseSchemaOffThread } from "../../schema-formats/off-thread.js";
 import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
@@ -24,14 +24,9 @@ export async function parseAhead(contract: DataContract): Promise<void> {
   for (const { schema, path } of schemasOf(contract as never)) await parseSchemaAhead(schema, path);
 }
 
-/** Parses one Schema object ahead, on a worker thread when it is big (see `parseAhead`). */
+/** Parses one Schema object ahead, on a worker thread when it is big (see `parseAhead`); 429 when every worker is busy. */
 export async function parseSchemaAhead(schema: unknown, path: string): Promise<void> {
-  try {
-    await parseSchemaOffThread(schema, path, parseLimits());
-  } catch (error) {
-    if (!(error instanceof ParsersBusy)) throw error;
-    throw new Problem(429, "Every schema parser is busy with big specifications; try again shortly.", undefined, { "retry-after": "5" });
-  }
+  await parseSchemaOffThread(schema, path, parseLimits());
 }
 
 export const contractFacts = (contract: DataContract) => contractFormatOf(contract).facts(contract);

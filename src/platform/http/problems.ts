@@ -6,7 +6,14 @@ import { positionViolations } from "./yaml-body.js";
 
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
-export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem): FastifyReply {
+/** Sends a problem; a YAML body's violations get their line and column first (see `yaml-body.ts`). */
+export async function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem): Promise<void> {
+  const violations = problem.violations && problem.violations.length > 0 ? await positionViolations(request, problem.violations) : undefined;
+  writeProblem(reply, request, problem, violations);
+}
+
+/** Sends a problem as it is, at once. */
+export function writeProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem, violations = problem.violations): FastifyReply {
   const body: Record<string, unknown> = {
     // Extension members first, so that none can stand in for a standard one.
     ...(problem instanceof ProblemWithMembers ? problem.members : {}),
@@ -16,7 +23,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, proble
     detail: problem.detail,
     instance: request.url.split("?")[0],
   };
-  if (problem.violations && problem.violations.length > 0) body.violations = positionViolations(request, problem.violations);
+  if (violations && violations.length > 0) body.violations = violations;
   return reply.code(problem.status).headers(problem.headers).type(PROBLEM_MEDIA_TYPE).send(JSON.stringify(body));
 }
 
@@ -86,12 +93,13 @@ export function registerProblemHandling(app: App): void {
     const path = request.url.split("?")[0];
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
-      return sendProblem(reply, request, new Problem(405, `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") }));
+      return writeProblem(reply, request, new Problem(405, `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") }));
     }
-    return sendProblem(reply, request, new Problem(404, `There is nothing at ${request.method} ${path}.`));
+    return writeProblem(reply, request, new Problem(404, `There is nothing at ${request.method} ${path}.`));
   });
 
-  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+  // Async for the violations of a big YAML body, which are placed on a worker thread.
+  app.setErrorHandler(async (error: FastifyError | Problem, request, reply) => {
     if (error instanceof Problem) return sendProblem(reply, request, error);
     if (error.validation) {
       const context = error.validationContext ?? "body";

@@ -1,22 +1,19 @@
 /**
- * YAML request bodies for catalog documents (PRODUCT.md §3). A YAML body becomes the same plain
- * value a JSON body would; its parsed source stays with the request so that violations of the
- * document can name the line and column they refer to.
+ * YAML over HTTP (PRODUCT.md §3): catalog documents may be sent as YAML, and a data contract read
+ * as YAML. Big documents are parsed and written on a worker thread (`src/workers/`), so that a
+ * few megabytes of YAML never hold the event loop (PRODUCT.md §1).
  */
 import type { FastifyRequest } from "fastify";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
 import { Problem, type FieldViolation } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
-import { MAX_JSON_DEPTH } from "./json-depth.js";
+import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
+import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
 import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
 
-/**
- * Aliases let a few bytes of YAML stand for a huge value ("billion laughs"); a catalog document
- * has no use for many of them.
- */
-export const MAX_YAML_ALIASES = 100;
+/** Members and items up to which a document is written as YAML in place (about `IN_PLACE_BYTES`). */
+const IN_PLACE_NODES = 4_000;
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -25,100 +22,70 @@ declare module "fastify" {
   }
 }
 
-/** Where each node of a YAML body starts, found lazily when a violation needs it. */
-export class YamlSource {
-  constructor(
-    private readonly doc: Document.Parsed,
-    private readonly lines: LineCounter,
-  ) {}
+/** Finds where paths of a request's YAML body start, to place its violations. */
+type Locate = (paths: Segment[][]) => Promise<Array<YamlPosition | undefined>>;
 
-  /** 1-based position of the node at `path`, or of its nearest existing ancestor. */
-  locate(path: readonly Segment[]): { line: number; column: number } | undefined {
-    let node: unknown = this.doc.contents;
-    let found = hasRange(node) ? (node as YamlNode) : undefined;
-    for (const segment of path) {
-      if (isAlias(node)) node = node.resolve(this.doc);
-      let next: unknown;
-      if (isSeq(node) && typeof segment === "number") next = node.items[segment];
-      else if (isMap(node)) {
-        const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(segment));
-        if (pair) next = hasRange(pair.value) ? pair.value : pair.key;
-      }
-      if (!hasRange(next)) break;
-      node = next;
-      found = next as YamlNode;
-    }
-    if (!found?.range) return undefined;
-    const pos = this.lines.linePos(found.range[0]);
-    return { line: pos.line, column: pos.col };
-  }
-}
+const bodies = new WeakMap<FastifyRequest, Locate>();
 
-function hasRange(node: unknown): boolean {
-  return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
-}
-
-const sources = new WeakMap<FastifyRequest, YamlSource>();
-
-/** Parses YAML text into a plain value, refusing what a document has no business being. */
-export function parseYamlBody(text: string): { value: unknown; source: YamlSource } {
-  const lines = new LineCounter();
-  let doc: Document.Parsed;
-  let value: unknown;
-  try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
-    if (doc.errors.length > 0) {
-      const error = doc.errors[0]!;
-      const pos = lines.linePos(error.pos[0]);
-      throw new Problem(400, `The request body is not valid YAML (line ${pos.line}, column ${pos.col}): ${error.message.split("\n")[0]}`);
-    }
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (error) {
-    if (error instanceof Problem) throw error;
-    // Alias limits and runaway nesting surface as plain errors (RangeError for the stack).
-    const reason = error instanceof RangeError ? "it nests too deeply" : error instanceof Error ? error.message : String(error);
-    throw new Problem(400, `The request body is not valid YAML: ${reason}`);
-  }
-  if (nestsDeeper(value, MAX_JSON_DEPTH)) {
-    throw new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
-  }
-  return { value: value === undefined ? null : value, source: new YamlSource(doc, lines) };
-}
-
-function nestsDeeper(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/** Registers the YAML media types; routes opt in with `config: { yamlBody: true }`, others answer 415. */
-export function registerYamlBodies(app: App): void {
-  app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "string" }, (request, body, done) => {
+/**
+ * Registers the YAML media types; routes opt in with `config: { yamlBody: true }`, others answer
+ * 415. `timeoutMs` bounds the parse of a big body (SCHEMA_PARSE_TIMEOUT_MS).
+ */
+export function registerYamlBodies(app: App, timeoutMs: number): void {
+  app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "string" }, async (request: FastifyRequest, body: string | Buffer) => {
     if (request.routeOptions.config?.yamlBody !== true) {
-      return done(new Problem(415, "This operation takes JSON only (Content-Type: application/json)."), undefined);
+      throw new Problem(415, "This operation takes JSON only (Content-Type: application/json).");
     }
-    try {
-      const { value, source } = parseYamlBody(body.toString());
-      sources.set(request, source);
-      done(null, value);
-    } catch (error) {
-      done(error as Error, undefined);
+    const text = body.toString();
+    if (text.length <= IN_PLACE_BYTES) {
+      const { value, source } = readYaml(text);
+      bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
+      return value;
     }
+    const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs), `Parsing the ${text.length}-character YAML body`, 413);
+    if ("invalid" in parsed) throw new Problem(400, parsed.invalid);
+    // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
+    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
+    return parsed.value;
   });
 }
 
-/** Adds line/column to violations of a YAML body that do not carry a position of their own. */
-export function positionViolations(request: FastifyRequest, violations: FieldViolation[]): FieldViolation[] {
-  const source = sources.get(request);
-  if (!source) return violations;
+/** A document as YAML text, written on a worker thread when it is big. */
+export async function yamlText(value: unknown, timeoutMs: number): Promise<string> {
+  if (!holdsMoreThan(value, IN_PLACE_NODES)) return writeYaml(value);
+  return timedOutAs(runOffThread("writeYaml", value, timeoutMs), "Writing the document as YAML", 503);
+}
+
+/** Work on a worker thread whose deadline passed becomes a `status` problem (a full queue is a 429 of its own, `WorkersBusy`). */
+async function timedOutAs<T>(work: Promise<T>, doing: string, status: number): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof WorkerTimedOut) {
+      throw new Problem(status, `${doing} took longer than ${error.timeoutMs} ms (SCHEMA_PARSE_TIMEOUT_MS).`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Adds line/column to violations of a YAML body that do not carry a position of their own. Without
+ * positions (the workers are busy) the violations are still all there.
+ */
+export async function positionViolations(request: FastifyRequest, violations: FieldViolation[]): Promise<FieldViolation[]> {
+  const locate = bodies.get(request);
+  const unplaced = violations.filter((v) => v.line === undefined);
+  if (!locate || unplaced.length === 0) return violations;
+  let positions: Array<YamlPosition | undefined>;
+  try {
+    positions = await locate(unplaced.map((v) => parsePath(v.field)));
+  } catch (error) {
+    request.log.warn({ err: error }, "could not place the violations of a YAML body");
+    return violations;
+  }
+  const placed = new Map(unplaced.map((v, i) => [v, positions[i]]));
   return violations.map((v) => {
-    if (v.line !== undefined) return v;
-    const pos = source.locate(parsePath(v.field));
+    const pos = placed.get(v);
     return pos ? { ...v, ...pos } : v;
   });
 }

@@ -1,0 +1,118 @@
+/**
+ * YAML documents as Steward reads and writes them: catalog documents sent as YAML become the same
+ * plain value a JSON body would, and keep their source so that a violation can name its line and
+ * column. Free of HTTP, so that a worker thread can do the same for big documents.
+ */
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document, type Node as YamlNode } from "yaml";
+import { Problem } from "./errors.js";
+import { MAX_JSON_DEPTH } from "./http/json-depth.js";
+import type { Segment } from "./paths.js";
+
+/**
+ * Aliases let a few bytes of YAML stand for a huge value ("billion laughs"); a catalog document
+ * has no use for many of them.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/** 1-based line and column. */
+export interface YamlPosition {
+  line: number;
+  column: number;
+}
+
+const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true } as const;
+
+/** Where each node of a YAML document starts. */
+export class YamlSource {
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** The source of a document known to parse (it was read with `readYaml` before). */
+  static of(text: string): YamlSource {
+    const lines = new LineCounter();
+    return new YamlSource(parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }), lines);
+  }
+
+  /** Position of the node at `path`, or of its nearest existing ancestor. */
+  locate(path: readonly Segment[]): YamlPosition | undefined {
+    let node: unknown = this.doc.contents;
+    let found = hasRange(node) ? (node as YamlNode) : undefined;
+    for (const segment of path) {
+      if (isAlias(node)) node = node.resolve(this.doc);
+      let next: unknown;
+      if (isSeq(node) && typeof segment === "number") next = node.items[segment];
+      else if (isMap(node)) {
+        const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(segment));
+        if (pair) next = hasRange(pair.value) ? pair.value : pair.key;
+      }
+      if (!hasRange(next)) break;
+      node = next;
+      found = next as YamlNode;
+    }
+    if (!found?.range) return undefined;
+    const pos = this.lines.linePos(found.range[0]);
+    return { line: pos.line, column: pos.col };
+  }
+}
+
+function hasRange(node: unknown): boolean {
+  return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
+}
+
+/** Parses YAML text into a plain value, refusing (400) what a document has no business being. */
+export function readYaml(text: string): { value: unknown; source: YamlSource } {
+  const lines = new LineCounter();
+  let doc: Document.Parsed;
+  let value: unknown;
+  try {
+    doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
+    if (doc.errors.length > 0) {
+      const error = doc.errors[0]!;
+      const pos = lines.linePos(error.pos[0]);
+      throw new Problem(400, `The request body is not valid YAML (line ${pos.line}, column ${pos.col}): ${error.message.split("\n")[0]}`);
+    }
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    if (error instanceof Problem) throw error;
+    // Alias limits and runaway nesting surface as plain errors (RangeError for the stack).
+    const reason = error instanceof RangeError ? "it nests too deeply" : error instanceof Error ? error.message : String(error);
+    throw new Problem(400, `The request body is not valid YAML: ${reason}`);
+  }
+  if (nestsDeeper(value, MAX_JSON_DEPTH)) {
+    throw new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  return { value: value === undefined ? null : value, source: new YamlSource(doc, lines) };
+}
+
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A document as YAML text: long strings stay on one line, repeated objects are written out. */
+export function writeYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** Whether a plain value has more than `limit` members and items, counted only up to the limit. */
+export function holdsMoreThan(value: unknown, limit: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== "object" || current === null) continue;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (++count > limit) return true;
+      stack.push(child);
+    }
+  }
+  return false;
+}
