@@ -13,6 +13,7 @@ import { migrateToLatest } from "./platform/database/migrations/index.js";
 import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
 import { AccessScheduler } from "./modules/access/scheduler.js";
+import { EventStatistics } from "./events/statistics.js";
 
 export interface RunningServer {
   app: App;
@@ -48,6 +49,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   listener?.subscribe(commitRelay(services.events));
   if (listener && services.apiKeys.lease) listener.subscribe(keyLeaseFeed(listener, services.apiKeys.lease));
   const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
+  const statistics = new EventStatistics(database, app.log);
   try {
     await listener?.start();
     if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
@@ -55,8 +57,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     for (const format of [...CONTRACT_FORMATS, ...PRODUCT_FORMATS]) format.validate({ id: "warm-up" });
     await app.listen({ port: config.port, host: config.host });
     scheduler.start();
+    statistics.start();
   } catch (error) {
     await scheduler.stop();
+    await statistics.stop();
     await app.close();
     await listener?.stop();
     await database.close();
@@ -75,6 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       (closing ??= (async () => {
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
         await scheduler.stop();
+        await statistics.stop();
         await app.close();
         await listener?.stop();
         await database.close();

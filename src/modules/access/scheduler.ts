@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
+import { PeriodicTask } from "../../platform/periodic.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { accessRepository } from "./repository.js";
@@ -19,27 +20,24 @@ const ORGANIZATIONS_PER_ROUND = 100;
  * main thread). On start it catches up on everything that fell due while no process was running.
  */
 export class AccessScheduler {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly database: Database,
     private readonly access: AccessService,
     private readonly clock: Clock,
-    private readonly intervalMs: number,
-    private readonly logger: FastifyBaseLogger,
-  ) {}
+    intervalMs: number,
+    logger: FastifyBaseLogger,
+  ) {
+    this.periodic = new PeriodicTask(() => this.tick(), intervalMs, (error) => logger.error({ err: error }, "access scheduler pass failed; retrying"));
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.periodic.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** One pass: everything due at the clock's now, slice by slice. Answers how many accesses changed. */
@@ -50,7 +48,7 @@ export class AccessScheduler {
       let progressed = false;
       for (const organizationId of organizations) {
         for (;;) {
-          if (this.stopped) return handled;
+          if (this.periodic.stopping) return handled;
           const changed = await this.access.refreshDue(organizationId, SLICE);
           await yieldToEventLoop();
           handled += changed;
@@ -62,15 +60,5 @@ export class AccessScheduler {
       // Nothing changed this round: what is still due is locked by another process; next tick.
       if (!progressed) return handled;
     }
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error) => this.logger.error({ err: error }, "access scheduler pass failed; retrying"))
-        .then(() => this.schedule(this.intervalMs));
-    }, delay);
-    this.timer.unref();
   }
 }
