@@ -57,8 +57,12 @@ function openSqlite(path: string): Database {
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server must not crash the process. The pool hears an idle client's
+  // error itself; a checked-out client's (the database restarts, a session is killed under a
+  // request) would find no listener. Its work fails on its own, the pool drops a client that can
+  // no longer query when it comes back, and the next query connects anew.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return {
     db,
