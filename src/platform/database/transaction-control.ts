@@ -5,8 +5,8 @@ import type { Executor } from "./index.js";
  * Transaction control as plain statements on one connection. Group commit (src/events/) opens
  * its transactions this way rather than through Kysely's transaction builder, because on
  * PostgreSQL it sends `begin` together with its lock and `commit` together with its
- * notifications, one round trip each, which the builder cannot (eventRepository.begin, .commit). Savepoints here take no name from
- * outside: `name` is always one of the caller's own identifiers.
+ * notifications, one round trip each, which the builder cannot (eventRepository.begin, .commit).
+ * Savepoints here take no name from outside: `name` is always one of the caller's own identifiers.
  */
 export const transactionControl = {
   /**
