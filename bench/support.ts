@@ -2,7 +2,7 @@
  * What the benchmarks share: measuring, throw-away databases seeded with events, `steward serve`
  * children, and reading feed batches over HTTP without parsing them.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
@@ -36,9 +36,35 @@ export function memoryOf(pid: number): { hwmMiB: number; rssMiB: number } {
  * than a rate on a shared machine: it does not count the time a process waits for a core.
  */
 export function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  // After the command's closing parenthesis: state is field 0, utime 11, stime 12 (clock ticks).
-  return round((Number(fields[11]) + Number(fields[12])) / 100);
+  return round(cpuTicks(readFileSync(`/proc/${pid}/stat`, "utf8")) / 100);
+}
+
+/**
+ * CPU time of PostgreSQL on this machine so far, in seconds: the database's share of a benchmark,
+ * when nothing else uses it. Live processes count their own time, and the postmaster counts that of
+ * the backends that have ended (it waits for each).
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.includes(" (postgres) ")) ticks += cpuTicks(stat, true);
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return round(ticks / 100);
+}
+
+/** utime + stime of a `/proc/<pid>/stat` line, and with `ended` the same of its ended children. */
+function cpuTicks(stat: string, ended = false): number {
+  const fields = stat.split(") ")[1].split(" ");
+  // After the command's closing parenthesis: state is field 0, utime 11, stime 12, and the
+  // children's cutime 13, cstime 14 (clock ticks).
+  const own = Number(fields[11]) + Number(fields[12]);
+  return ended ? own + Number(fields[13]) + Number(fields[14]) : own;
 }
 
 export interface Seeded {

@@ -5,7 +5,7 @@
  * serve` children. `BENCH_SCALE=small` runs the same steps on small numbers.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
-import { createSeeded, memoryOf, percentile, round, SMALL, startChild, stopChild } from "./support.js";
+import { cpuSecondsOf, createSeeded, memoryOf, percentile, postgresCpuSeconds, round, SMALL, startChild, stopChild } from "./support.js";
 
 const WRITES = SMALL ? 80 : 2_000;
 /** Documents a synchronizer pushes; `BENCH_SYNC` overrides (the goal is stated for 100,000). */
@@ -36,6 +36,36 @@ async function perSecond(clients: number, total: number, one: (i: number, client
   return Math.round(total / ((performance.now() - started) / 1000));
 }
 
+/**
+ * CPU time per call of the Steward server (and of PostgreSQL, on it), summed over every run of a
+ * kind of call: steadier than the rates, which this shared two-core machine moves by ±25 %.
+ */
+class CpuPerCall {
+  private server = 0;
+  private database = 0;
+  private calls = 0;
+
+  constructor(
+    private readonly pid: number,
+    private readonly kind: DatabaseKind,
+  ) {}
+
+  async measure<T>(calls: number, work: () => Promise<T>): Promise<T> {
+    const [server, database] = [cpuSecondsOf(this.pid), this.kind === "postgres" ? postgresCpuSeconds() : 0];
+    const result = await work();
+    this.server += cpuSecondsOf(this.pid) - server;
+    if (this.kind === "postgres") this.database += postgresCpuSeconds() - database;
+    this.calls += calls;
+    return result;
+  }
+
+  /** Microseconds per call. */
+  report(): { server: number; postgres?: number } {
+    const micros = (seconds: number) => Math.round((seconds * 1e6) / this.calls);
+    return { server: micros(this.server), ...(this.kind === "postgres" ? { postgres: micros(this.database) } : {}) };
+  }
+}
+
 async function writes(kind: DatabaseKind) {
   const target = await createSeeded(kind);
   const server = await startChild(target.url);
@@ -54,14 +84,21 @@ async function writes(kind: DatabaseKind) {
       // one round of each is about a second, and this machine's pace drifts by more than the gap.
       const noops: number[] = [];
       const changed: number[] = [];
+      const cpu = { noop: new CpuPerCall(server.child.pid!, kind), changes: new CpuPerCall(server.child.pid!, kind) };
       for (let r = 0; r < ROUNDS; r++) {
         await perSecond(clients, teams, (i) => put(path(i), same(i))); // creates them, or puts them back
-        noops.push(await perSecond(clients, WRITES, (i) => put(path(i), same(i))));
-        changed.push(await perSecond(clients, WRITES, (i) => put(path(i), `change ${r} ${i}`)));
+        noops.push(await cpu.noop.measure(WRITES, () => perSecond(clients, WRITES, (i) => put(path(i), same(i)))));
+        changed.push(await cpu.changes.measure(WRITES, () => perSecond(clients, WRITES, (i) => put(path(i), `change ${r} ${i}`))));
       }
       const noop = percentile(noops, 50);
       const changes = percentile(changed, 50);
-      result[`clients${clients}`] = { changesPerSecond: changes, baselineNoopPutsPerSecond: noop, ratio: round(changes / noop), rounds: { noop: noops, changes: changed } };
+      result[`clients${clients}`] = {
+        changesPerSecond: changes,
+        baselineNoopPutsPerSecond: noop,
+        ratio: round(changes / noop),
+        rounds: { noop: noops, changes: changed },
+        cpuMicrosPerCall: { noop: cpu.noop.report(), changes: cpu.changes.report() },
+      };
     }
     return { ...result, target: "8 clients >= 0.9", met: (result[`clients${CLIENTS}`] as { ratio: number }).ratio >= 0.9 };
   } finally {
@@ -94,19 +131,20 @@ async function sync(kind: DatabaseKind) {
         { name: "PLACED_AT", type: "TIMESTAMP_NTZ" },
       ],
     });
-    const synced = await perSecond(CLIENTS, SYNC, async (i) => {
+    const cpu = { sync: new CpuPerCall(pid, kind), noop: new CpuPerCall(pid, kind) };
+    const synced = await cpu.sync.measure(SYNC, () => perSecond(CLIENTS, SYNC, async (i) => {
       const path = `/api/assets/sales-public-orders-${i}`;
       const found = await call(server.url, target.key, "GET", path);
       if (found !== 404) throw new Error(`GET ${path} answered ${found}`);
       const status = await call(server.url, target.key, "PUT", path, body(i));
       if (status !== 200 && status !== 201) throw new Error(`PUT ${path} answered ${status}`);
       while (checkpoints.length > 0 && i >= checkpoints[0] * SYNC) progress[`maxRssBy${checkpoints.shift()! * 100}pct`] = Math.max(maxRss, memoryOf(pid).rssMiB);
-    });
+    }));
     const syncRss = Math.max(maxRss, memoryOf(pid).rssMiB);
-    const noop = await perSecond(CLIENTS, SYNC, async (i) => {
+    const noop = await cpu.noop.measure(SYNC, () => perSecond(CLIENTS, SYNC, async (i) => {
       const status = await call(server.url, target.key, "PUT", `/api/assets/sales-public-orders-${i}`, body(i));
       if (status !== 200) throw new Error(`no-op PUT answered ${status}`);
-    });
+    }));
     const ratio = round(synced / noop);
     return {
       documents: SYNC,
@@ -114,6 +152,7 @@ async function sync(kind: DatabaseKind) {
       syncedPerSecond: synced,
       baselineNoopPutsPerSecond: noop,
       ratio,
+      cpuMicrosPerCall: { assetSynced: cpu.sync.report(), noopPut: cpu.noop.report() },
       serverMemoryMiB: { atStart, ...progress, maxRssDuringSync: syncRss },
       target: ">= 0.8, memory flat",
       met: ratio >= 0.8,
