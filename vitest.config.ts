@@ -8,5 +8,7 @@ export default defineConfig({
     // Child-process and database tests are heavier than pure ones; two cores is the CI machine.
     pool: "forks",
     maxWorkers: 2,
+    // The tail reporter repeats each failure in a line after the summary, where a CI log ends.
+    reporters: ["default", "./test/helpers/tail-reporter.ts"],
   },
 });

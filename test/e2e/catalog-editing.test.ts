@@ -165,7 +165,8 @@ describe("catalog editing in a browser", () => {
       mimeType: "application/yaml",
       buffer: Buffer.from("dataProductSpecification: 0.0.1\nid: invoices\ninfo:\n  title: Invoices\n  owner: payments\n"),
     });
-    expect(await page.getByLabel("Document", { exact: true }).inputValue()).toContain("title: Invoices");
+    // The browser reads the file asynchronously: wait until the editor holds it.
+    await expect.poll(() => page.getByLabel("Document", { exact: true }).inputValue()).toContain("title: Invoices");
     // The id comes from the document when the Id field is left empty.
     await page.getByRole("button", { name: "Create data product" }).click();
     await heading(page, "Invoices");

@@ -146,6 +146,8 @@ describe("decisions and navigation in a browser", () => {
     await page.getByLabel("Archetype").selectOption("source-aligned");
     await page.waitForURL(/\?archetype=source-aligned$/);
     await page.getByRole("link", { name: "Orders", exact: true }).waitFor();
+    // Both are listed until the filtered answer arrives: wait for it to replace the list.
+    await page.getByRole("link", { name: "Revenue dashboard" }).waitFor({ state: "detached" });
     expect(await page.getByRole("link", { name: "Revenue dashboard" }).count()).toBe(0);
     await page.getByLabel("Archetype").selectOption("aggregate");
     await page.getByText("No data product matches these filters.").waitFor();
