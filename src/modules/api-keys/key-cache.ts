@@ -8,9 +8,9 @@ const CAPACITY = 10_000;
  * database for its key. The cache is told by a stamp when what it holds may be stale: every use
  * compares the stamp, and any change forgets every key; while the stamp is undefined nothing is
  * used or remembered.
- * - SQLite: the database's write stamp (this connection's change count and the file's data
- *   version, which other processes' commits bump), so any write at all — a revocation among
- *   them, from this process or another — forgets every key.
+ * - SQLite: the database's counter of key changes (migration 0092), which triggers on
+ *   `api_keys` move whenever a key is revoked, deleted or changes what it may do, whoever wrote
+ *   it; other writes (documents, events, recording a key's use) leave remembered keys alone.
  * - PostgreSQL: the key lease (key-lease.ts): changes when any process changes a key, and is
  *   undefined whenever this process cannot be sure it has heard of every change in time.
  * A revoked key is therefore refused on the very next request, in every process; expiry is
@@ -44,7 +44,7 @@ export class KeyCache {
     this.rows.set(hash, row);
   }
 
-  /** Forgets every key (after this process changed one itself). */
+  /** Forgets every key (after this process changed one itself; the stamp would say so too). */
   forgetAll(): void {
     this.rows.clear();
   }

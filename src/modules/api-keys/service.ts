@@ -82,7 +82,7 @@ export class ApiKeyService {
     private readonly clock: Clock,
   ) {
     this.lease = database.dialect === "postgres" ? new KeyLease() : undefined;
-    this.cache = new KeyCache(database.writeStamp ?? (this.lease ? () => this.lease!.stamp() : undefined));
+    this.cache = new KeyCache(database.keyStamp ?? (this.lease ? () => this.lease!.stamp() : undefined));
   }
 
   /** Creates a key in `organizationId`; also used by the CLI and bootstrap, which have no principal. */

@@ -19,11 +19,11 @@ export interface Database {
   /** The PostgreSQL pool, for LISTEN/NOTIFY; absent on SQLite. */
   pool?: pg.Pool;
   /**
-   * SQLite only: a value that changes whenever anything is written to the database, by this
-   * connection or any other process, read in about a microsecond without a query through Kysely.
-   * In-process caches of rows compare it on every use.
+   * SQLite only: a value that changes whenever what an API key may do changes (migration 0092),
+   * through this connection or any other process, read in about a microsecond without a query
+   * through Kysely; undefined before that migration. The key cache compares it on every use.
    */
-  writeStamp?: () => string;
+  keyStamp?: () => string | undefined;
   close(): Promise<void>;
 }
 
@@ -44,13 +44,22 @@ function openSqlite(path: string): Database {
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  // total_changes(): rows written through this connection; data_version: bumped by commits of
-  // every other connection to the same file.
-  const stamp = connection.prepare("select total_changes(), data_version from pragma_data_version").raw();
+  // Prepared on first use: the counter's table exists only once migrations ran.
+  let stamp: SQLite.Statement | undefined;
+  const keyStamp = () => {
+    try {
+      stamp ??= connection.prepare("select generation from api_key_changes").pluck();
+      // Without its one row the counter cannot move: then nothing may be remembered.
+      const generation = stamp.get();
+      return typeof generation === "number" ? String(generation) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     db,
     dialect: "sqlite",
-    writeStamp: () => (stamp.get() as number[]).join(":"),
+    keyStamp,
     close: () => db.destroy(),
   };
 }

@@ -176,6 +176,11 @@ export interface ContractVersionsTable {
   created_at: string;
 }
 
+/** SQLite only: one row, moved by triggers on `api_keys` whenever what a key may do changes (migration 0092). */
+export interface ApiKeyChangesTable {
+  generation: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -189,4 +194,5 @@ export interface DB {
   sign_in_failures: SignInFailuresTable;
   test_results: TestResultsTable;
   contract_versions: ContractVersionsTable;
+  api_key_changes: ApiKeyChangesTable;
 }

@@ -14,6 +14,7 @@ import contractVersions from "./0070_contract_versions.js";
 import domainArchetype from "./0080_domain_archetype.js";
 import apiKeyNotify from "./0090_api_key_notify.js";
 import partialFilterIndexes from "./0091_partial_filter_indexes.js";
+import apiKeyChanges from "./0092_api_key_changes.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0080_domain_archetype": domainArchetype,
   "0090_api_key_notify": apiKeyNotify,
   "0091_partial_filter_indexes": partialFilterIndexes,
+  "0092_api_key_changes": apiKeyChanges,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
