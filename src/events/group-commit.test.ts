@@ -15,7 +15,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
   });
   afterAll(() => t?.close());
 
-  const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, doc: { id } });
+  const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) });
   const event = (subject: string): NewEventRow => ({
     id: crypto.randomUUID(),
     organization_id: t.organizationId,

@@ -51,7 +51,7 @@ export class AssetService extends DocumentService<Asset> {
       if (assign === current.includes(tagId)) return current;
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = { ...before, assignedTags: tags };
-      const columns = { ...this.definition.columns(after), doc: after };
+      const columns = { ...this.definition.columns(after), json: JSON.stringify(after) };
       await resourceRepository.update(trx, p.organizationId, "asset", id, columns, this.clock.now().toISOString());
       this.definition.emitChange(emit, id, before, after);
       return tags;

@@ -116,9 +116,9 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
     },
     async (request: OneParams, reply) => {
       const options = (o.writeQuery ? request.query : {}) as Record<string, string | undefined>;
-      const { doc } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request), options);
+      const { doc, etag } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request), options);
       reply.header("location-html", htmlUrl(idOf(request)));
-      reply.header("etag", etagOf(doc));
+      reply.header("etag", etag);
       return doc;
     },
   );

@@ -21,7 +21,7 @@ export interface DocumentDefinition<D extends Document> {
   /** Human name used in messages, e.g. "Data product". */
   label: string;
   /** Indexed columns derived from the document. */
-  columns(doc: D): Omit<ResourceColumns, "doc">;
+  columns(doc: D): Omit<ResourceColumns, "json">;
   /** Sets read-only and derived members; `before` is the stored document on update. */
   prepare?(doc: D, before: D | undefined): D;
   /** Throws 403 unless the principal may make the change (`after` undefined = delete). */
@@ -42,8 +42,8 @@ export interface DocumentDefinition<D extends Document> {
    * it, or returns payload members for its Updated event. `options` are the PUT's query parameters.
    */
   review?(ex: Executor, p: Principal, before: D, after: D, options: WriteOptions): Promise<EventExtras | undefined>;
-  /** Runs in the transaction after a document was written (`after`) or deleted (undefined). */
-  written?(ex: Executor, p: Principal, id: string, after: D | undefined): Promise<void>;
+  /** Runs in the transaction after a document was written (`after`, and its JSON text) or deleted (undefined). */
+  written?(ex: Executor, p: Principal, id: string, after: D | undefined, json: string | undefined): Promise<void>;
   /** Throws 409 when the change would pull something in use from under it. */
   checkUpdatable?(ex: Executor, organizationId: string, before: D, after: D): Promise<void>;
   /** Throws 409 when the document is still in use and cannot be deleted. */
@@ -56,6 +56,8 @@ export type WriteOptions = Record<string, string | undefined>;
 export interface PutResult<D> {
   doc: D;
   created: boolean;
+  /** The entity tag of `doc`, as `etagOf` would give it. */
+  etag: string;
 }
 
 /** The request's conditions on the stored version (PRODUCT.md §3, optimistic concurrency). */
@@ -68,7 +70,12 @@ export interface Preconditions {
 
 /** The entity tag of a stored document: a digest of its JSON, so equal documents share it. */
 export function etagOf(doc: unknown): string {
-  return `"${createHash("sha256").update(JSON.stringify(doc)).digest("base64url").slice(0, 27)}"`;
+  return etagOfJson(JSON.stringify(doc));
+}
+
+/** `etagOf` a document whose JSON text is at hand: a big document is stringified once per write. */
+export function etagOfJson(json: string): string {
+  return `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Whether an `If-None-Match`/`If-Match` list names the tag (or is `*`). Weak tags compare by their opaque part. */
@@ -120,16 +127,18 @@ export class DocumentService<D extends Document> {
       const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
-      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false };
+      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false, etag: etagOf(before) };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
-      const columns = { ...this.definition.columns(after), doc: after };
+      // Stringified once: stored, kept as a contract version, and digested for the ETag.
+      const json = JSON.stringify(after);
+      const columns = { ...this.definition.columns(after), json };
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
       else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
-      await this.definition.written?.(trx, p, id, after);
+      await this.definition.written?.(trx, p, id, after, json);
       this.definition.emitChange(emit, id, before, after, extras);
-      return { doc: after, created: before === undefined };
+      return { doc: after, created: before === undefined, etag: etagOfJson(json) };
     });
   }
 
@@ -161,7 +170,7 @@ export class DocumentService<D extends Document> {
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);
-      await this.definition.written?.(trx, p, id, undefined);
+      await this.definition.written?.(trx, p, id, undefined, undefined);
       this.definition.emitChange(emit, id, existing.doc, undefined);
     });
   }

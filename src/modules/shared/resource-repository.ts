@@ -25,7 +25,8 @@ export interface ResourceColumns {
   domain?: string | null;
   archetype?: string | null;
   searchText: string;
-  doc: unknown;
+  /** The document as JSON text, stringified once by the caller, which also derives its ETag from it. */
+  json: string;
 }
 
 export interface ListFilter {
@@ -153,7 +154,7 @@ export const resourceRepository = {
         domain: storable(columns.domain ?? null),
         archetype: storable(columns.archetype ?? null),
         search_text: storable(columns.searchText) ?? "",
-        doc: JSON.stringify(columns.doc),
+        doc: columns.json,
         created_at: at,
         updated_at: at,
       })
@@ -170,7 +171,7 @@ export const resourceRepository = {
         domain: storable(columns.domain ?? null),
         archetype: storable(columns.archetype ?? null),
         search_text: storable(columns.searchText) ?? "",
-        doc: JSON.stringify(columns.doc),
+        doc: columns.json,
         updated_at: at,
       })
       .where("organization_id", "=", organizationId)

@@ -12,7 +12,7 @@ export interface StoredVersion {
 export const contractVersionRepository = {
   async append(
     ex: Executor,
-    row: { organizationId: string; contractId: string; version: string | null; doc: unknown; principal: string; at: string },
+    row: { organizationId: string; contractId: string; version: string | null; json: string; principal: string; at: string },
   ): Promise<number> {
     const last = await ex
       .selectFrom("contract_versions")
@@ -28,7 +28,7 @@ export const contractVersionRepository = {
         contract_id: row.contractId,
         n,
         version: row.version,
-        doc: JSON.stringify(row.doc),
+        doc: row.json,
         principal: row.principal,
         created_at: row.at,
       })

@@ -126,13 +126,13 @@ export class ContractVersionService {
     );
   }
 
-  /** Keeps the document just written as the contract's next version (same transaction). */
-  async record(ex: Executor, actor: Actor, id: string, doc: ContractDocument): Promise<void> {
+  /** Keeps the document just written, and its JSON text as stored, as the contract's next version (same transaction). */
+  async record(ex: Executor, actor: Actor, id: string, doc: ContractDocument, json: string): Promise<void> {
     await contractVersionRepository.append(ex, {
       organizationId: actor.organizationId,
       contractId: id,
       version: contractFormatOf(doc).facts(doc).version ?? null,
-      doc,
+      json,
       principal: principalOf(actor),
       at: this.clock.now().toISOString(),
     });
