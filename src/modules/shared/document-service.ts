@@ -117,7 +117,8 @@ export class DocumentService<D extends Document> {
     // Size first: a document over the limit is not parsed at all.
     checkDocumentSize(this.definition.label, { ...body, id });
     const prechecked = (await this.definition.precheck?.({ ...body, id } as D)) ?? [];
-    return this.events.transaction(p, async (trx, emit) => {
+    // The ETag is digested after the transaction: a big document's hash need not hold the group.
+    const written = await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
       checkPreconditions(this.definition.label, id, before, conditions);
@@ -127,7 +128,7 @@ export class DocumentService<D extends Document> {
       const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
-      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false, etag: etagOf(before) };
+      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false, json: undefined };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       // Stringified once: stored, kept as a contract version, and digested for the ETag.
@@ -138,8 +139,10 @@ export class DocumentService<D extends Document> {
       else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
       await this.definition.written?.(trx, p, id, after, json);
       this.definition.emitChange(emit, id, before, after, extras);
-      return { doc: after, created: before === undefined, etag: etagOfJson(json) };
+      return { doc: after, created: before === undefined, json };
     });
+    const { doc, created, json } = written;
+    return { doc, created, etag: json === undefined ? etagOf(doc) : etagOfJson(json) };
   }
 
   async get(p: Principal, id: string): Promise<D> {
