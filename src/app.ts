@@ -26,7 +26,7 @@ import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { applyOperationId } from "./platform/http/operation-ids.js";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/http/json-depth.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/json-depth.js";
 import type { App } from "./platform/http/types.js";
 import { registerYamlBodies } from "./platform/http/yaml-body.js";
 import { createAjv } from "./platform/validation.js";

@@ -5,7 +5,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document, type Node as YamlNode } from "yaml";
 import { Problem } from "./errors.js";
-import { MAX_JSON_DEPTH } from "./http/json-depth.js";
+import { MAX_JSON_DEPTH, valueNestsDeeperThan } from "./json-depth.js";
 import type { Segment } from "./paths.js";
 
 /**
@@ -80,21 +80,10 @@ export function readYaml(text: string): { value: unknown; source: YamlSource } {
     const reason = error instanceof RangeError ? "it nests too deeply" : error instanceof Error ? error.message : String(error);
     throw new Problem(400, `The request body is not valid YAML: ${reason}`);
   }
-  if (nestsDeeper(value, MAX_JSON_DEPTH)) {
+  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) {
     throw new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   return { value: value === undefined ? null : value, source: new YamlSource(doc, lines) };
-}
-
-function nestsDeeper(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /** A document as YAML text: long strings stay on one line, repeated objects are written out. */

@@ -6,7 +6,8 @@
 import avsc from "avsc";
 import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
 import { Definitions } from "./definitions.js";
-import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, nestsDeeperThan, quote } from "./text.js";
+import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
+import { valueNestsDeeperThan } from "../platform/json-depth.js";
 import type { Path } from "./text.js";
 
 const PRIMITIVES = new Set(["null", "boolean", "int", "long", "float", "double", "bytes", "string"]);
@@ -450,7 +451,7 @@ export function parseAvroSource(source: SpecSource, base: string): ParseResult {
     const before = issues.count;
     if (!isRecord(record) || record.type !== "record") {
       issues.add(isRecord(record) ? [...path, "type"] : path, `each model must be an Avro record ("type": "record"), not ${isRecord(record) ? quote(record.type) : kindOf(record)}`);
-    } else if (nestsDeeperThan(record, MAX_DEPTH)) {
+    } else if (valueNestsDeeperThan(record, MAX_DEPTH)) {
       issues.add(path, `the record is nested more than ${MAX_DEPTH} levels deep`);
     } else {
       checkType(record, path, "", w, 0);

@@ -13,7 +13,8 @@ import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, Schema
 import { looksLikeAvro, parseAvroSource } from "./avro.js";
 import { Definitions } from "./definitions.js";
 import { DEFAULT_PARSE_LIMITS, FieldLimitExceeded, type ParseLimits } from "./limits.js";
-import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, nestsDeeperThan, quote } from "./text.js";
+import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
+import { valueNestsDeeperThan } from "../platform/json-depth.js";
 import type { Path, Segment } from "./text.js";
 
 // ajv-formats is CommonJS with an `exports.default`; under NodeNext the default import is the module.
@@ -468,7 +469,7 @@ function parseOne(schema: unknown, path: Path, index: number, c: ParseContext): 
     return undefined;
   }
   const before = issues.count;
-  if (nestsDeeperThan(schema, MAX_DEPTH)) {
+  if (valueNestsDeeperThan(schema, MAX_DEPTH)) {
     issues.add(path, `the schema is nested more than ${MAX_DEPTH} levels deep`);
     return undefined;
   }

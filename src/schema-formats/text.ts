@@ -52,19 +52,6 @@ export function quote(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** True when `value` nests objects/arrays deeper than `limit` (iterative, so it cannot overflow). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= limit) return true;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Violations
 

@@ -88,7 +88,7 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
 function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition<DataContract>, "review" | "written"> {
   return {
     review: async (ex, p, before, after, options) => versions.review(ex, p, before, after, options.allowBreaking === "true"),
-    written: async (ex, p, id, after, json) => (after === undefined || json === undefined ? versions.forget(ex, p.organizationId, id) : versions.record(ex, p, id, after, json)),
+    written: async (ex, p, id, after) => (after === undefined ? versions.forget(ex, p.organizationId, id) : versions.record(ex, p, id, after.doc, after.json)),
   };
 }
 

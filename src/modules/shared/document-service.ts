@@ -42,8 +42,8 @@ export interface DocumentDefinition<D extends Document> {
    * it, or returns payload members for its Updated event. `options` are the PUT's query parameters.
    */
   review?(ex: Executor, p: Principal, before: D, after: D, options: WriteOptions): Promise<EventExtras | undefined>;
-  /** Runs in the transaction after a document was written (`after`, and its JSON text) or deleted (undefined). */
-  written?(ex: Executor, p: Principal, id: string, after: D | undefined, json: string | undefined): Promise<void>;
+  /** Runs in the transaction after a document was written (`after`: it and its JSON text as stored) or deleted (undefined). */
+  written?(ex: Executor, p: Principal, id: string, after: { doc: D; json: string } | undefined): Promise<void>;
   /** Throws 409 when the change would pull something in use from under it. */
   checkUpdatable?(ex: Executor, organizationId: string, before: D, after: D): Promise<void>;
   /** Throws 409 when the document is still in use and cannot be deleted. */
@@ -137,7 +137,7 @@ export class DocumentService<D extends Document> {
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
       else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
-      await this.definition.written?.(trx, p, id, after, json);
+      await this.definition.written?.(trx, p, id, { doc: after, json });
       this.definition.emitChange(emit, id, before, after, extras);
       return { doc: after, created: before === undefined, json };
     });
@@ -173,7 +173,7 @@ export class DocumentService<D extends Document> {
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);
-      await this.definition.written?.(trx, p, id, undefined, undefined);
+      await this.definition.written?.(trx, p, id, undefined);
       this.definition.emitChange(emit, id, existing.doc, undefined);
     });
   }

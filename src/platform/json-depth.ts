@@ -24,3 +24,16 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   }
   return false;
 }
+
+/** Whether a parsed value nests objects and arrays deeper than `limit` (iterative, so it cannot overflow). */
+export function valueNestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return true;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
