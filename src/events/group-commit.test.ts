@@ -69,6 +69,31 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     expect(events.map((e) => e.subject)).toEqual(["g1", "g3", "g5"]);
   });
 
+  it("fails only its own change when a write fails as late as the commit", async () => {
+    const { database } = t.server.services;
+    const trace: string[] = [];
+    const groups = new GroupCommit(database, () => trace.push("commit"));
+    await resourceRepository.insert(database.db, t.organizationId, "team", "late-taken", columns("late-taken"), new Date().toISOString());
+    // The last change's write is its last statement: on PostgreSQL it goes with the commit
+    // (pg-write-behind.ts), so its unique violation is heard there, not where it was written.
+    const change = (id: string, target = id) =>
+      groups.run({
+        organizationId: t.organizationId,
+        work: async (trx) => {
+          trace.push(`work ${id}`);
+          await resourceRepository.insert(trx, t.organizationId, "team", target, columns(id), new Date().toISOString());
+          return { value: id, rows: [event(id)] };
+        },
+      });
+    const results = await Promise.allSettled([change("late1"), change("late2"), change("late3", "late-taken")]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect((results[2] as PromiseRejectedResult).reason.code).toMatch(/^(23505|SQLITE_CONSTRAINT_PRIMARYKEY|SQLITE_CONSTRAINT_UNIQUE)$/);
+    // Nothing of the first attempt is kept; the group runs again, each change on its own.
+    expect(trace).toEqual(["work late1", "work late2", "work late3", "work late1", "work late2", "work late3", "commit"]);
+    const events = await t.server.services.events.readLatest(t.organizationId, 2);
+    expect(events.map((e) => e.subject).sort()).toEqual(["late1", "late2"]);
+  });
+
   it("runs each change of a group once when none fails, appending the group's events in one statement, and a lone failing change once", async () => {
     const { database } = t.server.services;
     const trace: string[] = [];

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import pg from "pg";
 import type { DB, Database, Executor } from "../platform/database/index.js";
 import { transactionControl } from "../platform/database/transaction-control.js";
 import { eventRepository, type NewEventRow } from "./repository.js";
@@ -134,7 +135,17 @@ export class GroupCommit {
           return this.abandon(conn, group, error);
         }
       }
-      await eventRepository.commit(conn, dialect, appendedBy);
+      try {
+        await eventRepository.commit(conn, dialect, appendedBy);
+      } catch (error) {
+        // On PostgreSQL the changes' last writes go with the commit (pg-write-behind.ts): a refusal
+        // from the server may be any change's, and nothing was committed, so the group runs again
+        // as after a failed change. Isolated, every write was sent with its savepoint's release, so
+        // the refusal is the commit's own. A connection lost during the commit leaves the outcome
+        // unknown: below.
+        if (!isolated && error instanceof pg.DatabaseError) return this.abandon(conn, group, error);
+        throw error;
+      }
     } catch (error) {
       // The transaction itself failed (begin, a savepoint, the commit): nothing of the group was
       // committed, and every change in it is told so. After a failed `begin` there may be no

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import pg from "pg";
+import { WRITE_LATER } from "../platform/database/pg-write-behind.js";
 import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
 import { transactionControl } from "../platform/database/transaction-control.js";
@@ -83,7 +84,7 @@ export const eventRepository = {
   async append(trx: Executor, rows: NewEventRow[]): Promise<void> {
     // One INSERT per chunk: a change with thousands of events would pass the databases' limits on
     // bound parameters (SQLite 32,766, PostgreSQL 65,535) in a single statement.
-    for (const chunk of chunked(rows, APPEND_CHUNK)) await trx.insertInto("events").values(chunk).execute();
+    for (const chunk of chunked(rows, APPEND_CHUNK)) await trx.insertInto("events").values(chunk).modifyEnd(WRITE_LATER).execute();
   },
 
   async positionOf(db: Executor, organizationId: string, eventId: string): Promise<number | undefined> {

@@ -2,6 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
+import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
@@ -158,6 +159,7 @@ export const resourceRepository = {
         created_at: at,
         updated_at: at,
       })
+      .modifyEnd(WRITE_LATER)
       .execute();
   },
 
@@ -177,6 +179,7 @@ export const resourceRepository = {
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
       .where("id", "=", id)
+      .modifyEnd(WRITE_LATER)
       .execute();
   },
 

@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import { withNamedStatements } from "./pg-statements.js";
+import { withWriteBehind } from "./pg-write-behind.js";
 import { withStatementCache } from "./statement-cache.js";
 import type { DB } from "./tables.js";
 
@@ -72,7 +73,7 @@ function openPostgres(url: string): Database {
   // no longer query when it comes back, and the next query connects anew.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withWriteBehind(withNamedStatements(pool)) }) });
   return {
     db,
     dialect: "postgres",
