@@ -159,5 +159,24 @@ describe("writes sent with the next statement (postgres)", () => {
     expect(withLiterals("select $1", [{ a: 1 }])).toBeUndefined();
     expect(withLiterals("select $1", [Number.NaN])).toBeUndefined();
     expect(withLiterals("select $1", ["\0"])).toBeUndefined();
+    // Escaping is linear but not cheap: long values stay parameters.
+    expect(withLiterals("select $1, $2", ["x".repeat(8 * 1024), "y".repeat(8 * 1024)])).toBeDefined();
+    expect(withLiterals("select $1, $2", ["x".repeat(8 * 1024), "y".repeat(8 * 1024 + 1)])).toBeUndefined();
+  });
+
+  it("sends a write with a long value on its own, with parameters, after the writes before it", async () => {
+    const long = "é'\\".repeat(10_000);
+    await db.connection().execute(async (conn) => {
+      await sql.raw("begin").execute(conn);
+      await insert(conn, "short", 1);
+      await insert(conn, "long", 2, long);
+      await sql.raw("commit").execute(conn);
+    });
+    expect(sent.slice(1, 4)).toEqual([
+      expect.stringMatching(/^insert into "things" .* values \('short', '1', null\);$/),
+      expect.stringMatching(/^insert into "things" .* values \(\$1, \$2, \$3\) \/\* write later \*\/$/),
+      "commit",
+    ]);
+    expect((await db.selectFrom("things").select("note").where("id", "=", "long").executeTakeFirstOrThrow()).note).toBe(long);
   });
 });
