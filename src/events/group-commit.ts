@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import pg from "pg";
 import type { DB, Database, Executor } from "../platform/database/index.js";
+import { refusedByPostgres } from "../platform/database/pg-write-behind.js";
 import { transactionControl } from "../platform/database/transaction-control.js";
 import { eventRepository, type NewEventRow } from "./repository.js";
 
@@ -143,7 +143,7 @@ export class GroupCommit {
         // as after a failed change. Isolated, every write was sent with its savepoint's release, so
         // the refusal is the commit's own. A connection lost during the commit leaves the outcome
         // unknown: below.
-        if (!isolated && error instanceof pg.DatabaseError) return this.abandon(conn, group, error);
+        if (!isolated && refusedByPostgres(error)) return this.abandon(conn, group, error);
         throw error;
       }
     } catch (error) {

@@ -138,3 +138,11 @@ export function withWriteBehind(pool: PostgresPool): PostgresPool {
     end: () => pool.end(),
   };
 }
+
+/**
+ * Whether PostgreSQL itself refused a statement (an error it answered), as opposed to the
+ * connection failing: a refused commit committed nothing, wherever in its text the error arose.
+ */
+export function refusedByPostgres(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
+}
