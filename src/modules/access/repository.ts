@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB, DialectName, Executor } from "../../platform/database/index.js";
 import type { AccessesTable } from "../../platform/database/tables.js";
 import { chunked } from "../../platform/database/chunks.js";
+import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";
@@ -147,12 +148,12 @@ export const accessRepository = {
   },
 
   async insert(ex: Executor, record: AccessRecord): Promise<void> {
-    await ex.insertInto("accesses").values(toRow(record)).execute();
+    await ex.insertInto("accesses").values(toRow(record)).modifyEnd(WRITE_LATER).execute();
   },
 
   async update(ex: Executor, record: AccessRecord): Promise<void> {
     const { organization_id, id, created_at, ...changes } = toRow(record);
-    await ex.updateTable("accesses").set(changes).where("organization_id", "=", organization_id).where("id", "=", id).execute();
+    await ex.updateTable("accesses").set(changes).where("organization_id", "=", organization_id).where("id", "=", id).modifyEnd(WRITE_LATER).execute();
   },
 
   async delete(ex: Executor, organizationId: string, id: string): Promise<void> {

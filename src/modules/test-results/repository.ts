@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
+import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import type { TestResultsTable } from "../../platform/database/tables.js";
 
 export type TestResultRow = Omit<Selectable<TestResultsTable>, "row_id">;
@@ -14,7 +15,7 @@ export interface TestResultFilter {
 /** All SQL over published test runs; every query is bounded to one organization. */
 export const testResultRepository = {
   async insert(ex: Executor, row: TestResultRow): Promise<void> {
-    await ex.insertInto("test_results").values(row).execute();
+    await ex.insertInto("test_results").values(row).modifyEnd(WRITE_LATER).execute();
   },
 
   async get(ex: Executor, organizationId: string, id: string): Promise<TestResultRow | undefined> {

@@ -1,4 +1,5 @@
 import type { Executor } from "../../../platform/database/index.js";
+import { WRITE_LATER } from "../../../platform/database/pg-write-behind.js";
 
 export interface StoredVersion {
   n: number;
@@ -32,6 +33,7 @@ export const contractVersionRepository = {
         principal: row.principal,
         created_at: row.at,
       })
+      .modifyEnd(WRITE_LATER)
       .execute();
     return n;
   },
