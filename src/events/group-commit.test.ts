@@ -5,6 +5,7 @@ import { DATABASES } from "../../test/helpers/databases.js";
 import { loggedConnection, recordingQueries } from "../../test/helpers/recorded-queries.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { resourceRepository } from "../modules/shared/resource-repository.js";
+import { WRITE_LATER } from "../platform/database/pg-write-behind.js";
 import { GroupCommit } from "./group-commit.js";
 import type { NewEventRow } from "./repository.js";
 
@@ -195,5 +196,37 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
       await db.destroy();
       await database.db.deleteFrom("organizations").where("id", "=", organizationId).execute();
     }
+  });
+});
+
+describe("group commit when the session ends with the commit (postgres)", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer("postgres");
+  });
+  afterAll(() => t?.close());
+
+  it("runs no change of the group again, since the commit may have happened before the session ended", async () => {
+    const { database } = t.server.services;
+    const trace: string[] = [];
+    const groups = new GroupCommit(database, () => trace.push("commit"));
+    const change = (id: string, endSession = false) =>
+      groups.run({
+        organizationId: t.organizationId,
+        work: async (trx) => {
+          trace.push(`work ${id}`);
+          await resourceRepository.insert(trx, t.organizationId, "team", id, { title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) }, new Date().toISOString());
+          // Marked to be written later, so it travels with the commit, where the backend then
+          // ends its own session with a FATAL error, as an administrator's termination would.
+          if (endSession) await sql`select pg_terminate_backend(pg_backend_pid()) ${WRITE_LATER}`.execute(trx);
+          return { value: id, rows: [] };
+        },
+      });
+    const results = await Promise.allSettled([change("ended1"), change("ended2", true)]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect((results[0] as PromiseRejectedResult).reason.code).toBe("57P01");
+    expect(trace).toEqual(["work ended1", "work ended2"]);
+    const stored = await database.db.selectFrom("resources").select("id").where("id", "in", ["ended1", "ended2"]).execute();
+    expect(stored).toEqual([]);
   });
 });

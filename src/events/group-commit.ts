@@ -141,9 +141,11 @@ export class GroupCommit {
         // On PostgreSQL the changes' last writes go with the commit (pg-write-behind.ts): a refusal
         // from the server may be any change's, and nothing was committed, so the group runs again
         // as after a failed change. Isolated, every write was sent with its savepoint's release, so
-        // the refusal is the commit's own. A connection lost during the commit leaves the outcome
-        // unknown: below.
-        if (!isolated && refusedByPostgres(error)) return this.abandon(conn, group, error);
+        // the refusal is the commit's own. Only a session that is still there can be trusted to have
+        // committed nothing: an error that ends the session (a FATAL one, such as an administrator's
+        // termination) may come after the commit itself, so then the outcome is unknown, as when the
+        // connection is lost, and the group is not run again (below).
+        if (!isolated && refusedByPostgres(error) && (await rolledBack(conn))) return this.abandon(conn, group, error, true);
         throw error;
       }
     } catch (error) {
@@ -160,11 +162,19 @@ export class GroupCommit {
   }
 
   /** A failure in an attempt without savepoints: nothing of it is kept, and the group runs again isolated, unless it is a group of one. */
-  private async abandon(conn: Kysely<DB>, group: Waiting[], error: unknown): Promise<"settled" | "isolate"> {
-    await transactionControl.rollback(conn).catch(() => {});
+  private async abandon(conn: Kysely<DB>, group: Waiting[], error: unknown, alreadyRolledBack = false): Promise<"settled" | "isolate"> {
+    if (!alreadyRolledBack) await rolledBack(conn);
     if (group.length > 1) return "isolate";
     // A group of one: its failure is its own, and nothing else was in the transaction.
     group[0].settle({ ok: false, error });
     return "settled";
   }
+}
+
+/** Rolls the connection's transaction back; false when that failed (the session is gone). */
+function rolledBack(conn: Kysely<DB>): Promise<boolean> {
+  return transactionControl.rollback(conn).then(
+    () => true,
+    () => false,
+  );
 }
