@@ -150,7 +150,8 @@ export class GroupCommit {
       }
     } catch (error) {
       // The transaction itself failed (begin, a savepoint, the commit): nothing of the group was
-      // committed, and every change in it is told so. After a failed `begin` there may be no
+      // committed (or, when the session was lost at the commit, whether it was is unknown), and
+      // every change in it is told so; none runs again. After a failed `begin` there may be no
       // transaction to roll back; that is no error worth more than this.
       await transactionControl.rollback(conn).catch(() => {});
       for (const waiting of group) waiting.settle({ ok: false, error });
