@@ -133,6 +133,9 @@ describe("writes sent with the next statement (postgres)", () => {
 
   it("runs a marked write at once outside a transaction, and one whose values it cannot write as literals", async () => {
     await insert(db, "alone", 1);
+    // Sent by itself, with parameters, before anything else: reading it back alone would not show
+    // that, since a kept write would travel with the read.
+    expect(sent).toEqual([expect.stringMatching(/^insert into "things" .* values \(\$1, \$2, \$3\) \/\* write later \*\/$/)]);
     expect(await stored()).toEqual(["alone=1"]);
     await db.connection().execute(async (conn) => {
       await sql.raw("begin").execute(conn);
