@@ -1,11 +1,11 @@
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, IdParams, NoContent, PageQuery, SafeText } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
-import { etagOf, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
+import { etagOfJson, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
 
 export interface DocumentRoutesOptions<D extends Document> {
   /** Plural path segment under /api, e.g. `teams`. */
@@ -30,6 +30,16 @@ export interface DocumentRoutesOptions<D extends Document> {
 }
 
 type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
+
+/**
+ * Answers with documents' JSON text as stored. Fastify sends a string as it is, so the route's
+ * response schema documents the answer without serializing it again: a document comes back with
+ * its members in the order they were sent, and a big one is not parsed and rendered again to be
+ * read (PRODUCT.md §4, documents are returned as sent).
+ */
+function sendStored(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(json);
+}
 
 function preconditions(request: FastifyRequest): Preconditions {
   const header = (name: string) => {
@@ -71,8 +81,8 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       const query = request.query as Record<string, unknown> & { p?: string; pageSize?: string; from?: string };
       const window = pageWindow(query);
       const filter = { q: query.q as string | undefined, ...o.toFilter?.(query as Record<string, string | undefined>) };
-      const { items, cut } = await o.service.list(principalOf(request), { ...filter, offset: window.offset, limit: window.size + 1 });
-      return sendLimitedPage(request, reply, items, window, cut);
+      const { rows, cut } = await o.service.listStored(principalOf(request), { ...filter, offset: window.offset, limit: window.size + 1 });
+      return sendStored(reply, `[${sendLimitedPage(request, reply, rows, window, cut).map((row) => row.json).join(",")}]`);
     },
   );
 
@@ -89,12 +99,14 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       },
     },
     async (request: OneParams, reply) => {
-      const doc = await o.service.get(principalOf(request), idOf(request));
-      const etag = etagOf(doc);
+      const stored = await o.service.getStored(principalOf(request), idOf(request));
+      const etag = etagOfJson(stored.json);
       reply.header("etag", etag);
       const ifNoneMatch = request.headers["if-none-match"];
       if (typeof ifNoneMatch === "string" && tagListMatches(ifNoneMatch, etag)) return reply.code(304).send();
-      return o.present ? o.present(doc, request.query as Record<string, string | undefined>) : doc;
+      const query = request.query as Record<string, string | undefined>;
+      const another = o.present && Object.keys(o.readQuery ?? {}).some((name) => query[name] !== undefined);
+      return another ? o.present!(stored.doc, query) : sendStored(reply, stored.json);
     },
   );
 
@@ -116,10 +128,10 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
     },
     async (request: OneParams, reply) => {
       const options = (o.writeQuery ? request.query : {}) as Record<string, string | undefined>;
-      const { doc, etag } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request), options);
+      const { json, etag } = await o.service.put(principalOf(request), idOf(request), request.body as Record<string, unknown>, preconditions(request), options);
       reply.header("location-html", htmlUrl(idOf(request)));
       reply.header("etag", etag);
-      return doc;
+      return sendStored(reply, json);
     },
   );
 

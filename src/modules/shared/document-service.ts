@@ -7,7 +7,7 @@ import { invalid, notFound, preconditionFailed, type FieldViolation } from "../.
 import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import { checkDocumentSize, documentLimits } from "./document-limits.js";
-import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind } from "./resource-repository.js";
+import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind, type StoredResource } from "./resource-repository.js";
 
 export type Document = Record<string, unknown> & { id: string };
 
@@ -55,8 +55,10 @@ export type WriteOptions = Record<string, string | undefined>;
 
 export interface PutResult<D> {
   doc: D;
+  /** `doc` as stored: the JSON text the answer sends as it is. */
+  json: string;
   created: boolean;
-  /** The entity tag of `doc`, as `etagOf` would give it. */
+  /** The entity tag of `json`. */
   etag: string;
 }
 
@@ -68,12 +70,10 @@ export interface Preconditions {
   ifNoneMatch?: string;
 }
 
-/** The entity tag of a stored document: a digest of its JSON, so equal documents share it. */
-export function etagOf(doc: unknown): string {
-  return etagOfJson(JSON.stringify(doc));
-}
-
-/** `etagOf` a document whose JSON text is at hand: a big document is stringified once per write. */
+/**
+ * The entity tag of a stored document: a digest of its JSON text as stored (`JSON.stringify` of
+ * the document), so equal documents share it and reading one needs no serialization.
+ */
 export function etagOfJson(json: string): string {
   return `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
 }
@@ -86,11 +86,12 @@ export function tagListMatches(list: string, etag: string): boolean {
   });
 }
 
-function checkPreconditions(label: string, id: string, before: unknown, conditions: Preconditions): void {
-  if (conditions.ifNoneMatch !== undefined && before !== undefined && tagListMatches(conditions.ifNoneMatch, etagOf(before))) {
+/** `before`: the stored document's JSON text, whose digest is its ETag. */
+function checkPreconditions(label: string, id: string, before: string | undefined, conditions: Preconditions): void {
+  if (conditions.ifNoneMatch !== undefined && before !== undefined && tagListMatches(conditions.ifNoneMatch, etagOfJson(before))) {
     throw preconditionFailed(`${label} '${id}' already exists (If-None-Match); nothing was changed.`);
   }
-  if (conditions.ifMatch !== undefined && (before === undefined || !tagListMatches(conditions.ifMatch, etagOf(before)))) {
+  if (conditions.ifMatch !== undefined && (before === undefined || !tagListMatches(conditions.ifMatch, etagOfJson(before)))) {
     throw preconditionFailed(
       before === undefined
         ? `${label} '${id}' does not exist, so If-Match cannot match; nothing was changed.`
@@ -121,14 +122,14 @@ export class DocumentService<D extends Document> {
     const written = await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
-      checkPreconditions(this.definition.label, id, before, conditions);
+      checkPreconditions(this.definition.label, id, existing?.json, conditions);
       const incoming = { ...body, id } as D;
       const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
       this.definition.authorize(p, id, before, after);
       const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
-      if (before !== undefined && isDeepStrictEqual(before, after)) return { doc: before, created: false, json: undefined };
+      if (existing !== undefined && isDeepStrictEqual(before, after)) return { doc: existing.doc, created: false, json: existing.json };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       // Stringified once: stored, kept as a contract version, and digested for the ETag.
@@ -141,27 +142,30 @@ export class DocumentService<D extends Document> {
       this.definition.emitChange(emit, id, before, after, extras);
       return { doc: after, created: before === undefined, json };
     });
-    const { doc, created, json } = written;
-    return { doc, created, etag: json === undefined ? etagOf(doc) : etagOfJson(json) };
+    return { ...written, etag: etagOfJson(written.json) };
   }
 
   async get(p: Principal, id: string): Promise<D> {
+    return (await this.getStored(p, id)).doc;
+  }
+
+  /** One document as stored: its JSON text at hand, the document parsed only when read. */
+  async getStored(p: Principal, id: string): Promise<StoredResource<D>> {
     this.definition.authorizeRead?.(p);
     const found = await resourceRepository.get<D>(this.database.db, p.organizationId, this.definition.kind, id);
     if (!found) throw notFound(this.definition.label, id);
-    return found.doc;
+    return found;
   }
 
   async find(organizationId: string, id: string, ex: Executor = this.database.db): Promise<D | undefined> {
     return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
   }
 
-  /** One page of documents; `cut` says the page ended at the byte limit with more to follow. */
-  async list(p: Principal, filter: ListFilter): Promise<{ items: D[]; cut: boolean }> {
+  /** One page of documents as stored (see `getStored`); `cut` says the page ended at the byte limit with more to follow. */
+  async listStored(p: Principal, filter: ListFilter): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
     this.definition.authorizeRead?.(p);
     const { pageBytes } = documentLimits();
-    const { rows, cut } = await resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes, this.database.dialect);
-    return { items: rows.map((r) => r.doc), cut };
+    return resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes, this.database.dialect);
   }
 
   async delete(p: Principal, id: string, conditions: Preconditions = {}): Promise<void> {
@@ -169,7 +173,7 @@ export class DocumentService<D extends Document> {
     await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       if (!existing) throw notFound(this.definition.label, id);
-      checkPreconditions(this.definition.label, id, existing.doc, { ifMatch: conditions.ifMatch });
+      checkPreconditions(this.definition.label, id, existing.json, { ifMatch: conditions.ifMatch });
       this.definition.authorize(p, id, existing.doc, undefined);
       await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);

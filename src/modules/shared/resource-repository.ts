@@ -12,7 +12,13 @@ export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector"
 
 export interface StoredResource<D = Record<string, unknown>> {
   id: string;
-  doc: D;
+  /** The document, parsed from `json` when first read. */
+  readonly doc: D;
+  /**
+   * The document's JSON text as stored (`JSON.stringify` of what was written). Answers and ETags
+   * use it as it is: a big document is then neither parsed nor serialized again to be read.
+   */
+  json: string;
   ownerTeamId: string | null;
   createdAt: string;
   updatedAt: string;
@@ -49,9 +55,13 @@ export interface ListFilter {
 }
 
 function toStored<D>(row: Pick<Selectable<ResourcesTable>, "id" | "doc" | "owner_team_id" | "created_at" | "updated_at">): StoredResource<D> {
+  let parsed: D | undefined;
   return {
     id: row.id,
-    doc: JSON.parse(row.doc) as D,
+    get doc(): D {
+      return (parsed ??= JSON.parse(row.doc) as D);
+    },
+    json: row.doc,
     ownerTeamId: row.owner_team_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
