@@ -132,7 +132,7 @@ export class DocumentService<D extends Document> {
       if (existing !== undefined && isDeepStrictEqual(before, after)) return { doc: existing.doc, created: false, json: existing.json };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
-      // Stringified once: stored, kept as a contract version, and digested for the ETag.
+      // Stringified once: stored, kept as a contract version, digested for the ETag and sent as the answer.
       const json = JSON.stringify(after);
       const columns = { ...this.definition.columns(after), json };
       const at = this.clock.now().toISOString();
