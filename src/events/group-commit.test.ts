@@ -9,6 +9,9 @@ import { WRITE_LATER } from "../platform/database/pg-write-behind.js";
 import { GroupCommit } from "./group-commit.js";
 import type { NewEventRow } from "./repository.js";
 
+/** The indexed columns of a team row named `id`, for changes that write one. */
+const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) });
+
 describe.each(DATABASES)("group commit (%s)", (kind) => {
   let t: TestServer;
   beforeAll(async () => {
@@ -16,7 +19,6 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
   });
   afterAll(() => t?.close());
 
-  const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) });
   const event = (subject: string): NewEventRow => ({
     id: crypto.randomUUID(),
     organization_id: t.organizationId,
@@ -215,7 +217,7 @@ describe("group commit when the session ends with the commit (postgres)", () => 
         organizationId: t.organizationId,
         work: async (trx) => {
           trace.push(`work ${id}`);
-          await resourceRepository.insert(trx, t.organizationId, "team", id, { title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) }, new Date().toISOString());
+          await resourceRepository.insert(trx, t.organizationId, "team", id, columns(id), new Date().toISOString());
           // Marked to be written later, so it travels with the commit, where the backend then
           // ends its own session with a FATAL error, as an administrator's termination would.
           if (endSession) await sql`select pg_terminate_backend(pg_backend_pid()) ${WRITE_LATER}`.execute(trx);

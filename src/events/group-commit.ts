@@ -153,7 +153,7 @@ export class GroupCommit {
       // committed (or, when the session was lost at the commit, whether it was is unknown), and
       // every change in it is told so; none runs again. After a failed `begin` there may be no
       // transaction to roll back; that is no error worth more than this.
-      await transactionControl.rollback(conn).catch(() => {});
+      await rolledBack(conn);
       for (const waiting of group) waiting.settle({ ok: false, error });
       return "settled";
     }

@@ -21,9 +21,9 @@ export function documentLimits(): DocumentLimits {
   return configured;
 }
 
-/** Throws 413 when the document, as it would be stored, is over the limit. */
-export function checkDocumentSize(label: string, doc: unknown): void {
-  const bytes = Buffer.byteLength(JSON.stringify(doc), "utf8");
+/** Throws 413 when the document's JSON text, as it would be stored, is over the limit. */
+export function checkDocumentSize(label: string, json: string): void {
+  const bytes = Buffer.byteLength(json, "utf8");
   if (bytes > configured.documentBytes) {
     throw new Problem(
       413,

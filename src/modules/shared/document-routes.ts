@@ -61,6 +61,8 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
   const one = o.idSchema ? `${base}/*` : `${base}/:id`;
   const params = o.idSchema ? Type.Object({ "*": o.idSchema }) : IdParams;
   const idOf = (request: OneParams) => (o.idSchema ? request.params["*"]! : request.params.id!);
+  // The query parameters of GET one that ask for another representation than the stored document.
+  const representations = o.present ? Object.keys(o.readQuery ?? {}) : [];
 
   app.get(
     base,
@@ -105,7 +107,7 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       const ifNoneMatch = request.headers["if-none-match"];
       if (typeof ifNoneMatch === "string" && tagListMatches(ifNoneMatch, etag)) return reply.code(304).send();
       const query = request.query as Record<string, string | undefined>;
-      const another = o.present && Object.keys(o.readQuery ?? {}).some((name) => query[name] !== undefined);
+      const another = representations.some((name) => query[name] !== undefined);
       return another ? o.present!(stored.doc, query) : sendStored(reply, stored.json);
     },
   );

@@ -115,15 +115,18 @@ export class DocumentService<D extends Document> {
       ]);
     }
     const { kind } = this.definition;
+    const incoming = { ...body, id } as D;
+    // Stringified once: measured against the limit, then, unless `prepare` makes another document
+    // of it, stored, kept as a contract version, digested for the ETag and sent as the answer.
+    const incomingJson = JSON.stringify(incoming);
     // Size first: a document over the limit is not parsed at all.
-    checkDocumentSize(this.definition.label, { ...body, id });
-    const prechecked = (await this.definition.precheck?.({ ...body, id } as D)) ?? [];
+    checkDocumentSize(this.definition.label, incomingJson);
+    const prechecked = (await this.definition.precheck?.(incoming)) ?? [];
     // The ETag is digested after the transaction: a big document's hash need not hold the group.
     const written = await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
       const before = existing?.doc;
       checkPreconditions(this.definition.label, id, existing?.json, conditions);
-      const incoming = { ...body, id } as D;
       const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
       this.definition.authorize(p, id, before, after);
       const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
@@ -132,8 +135,7 @@ export class DocumentService<D extends Document> {
       if (existing !== undefined && isDeepStrictEqual(before, after)) return { doc: existing.doc, created: false, json: existing.json };
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
-      // Stringified once: stored, kept as a contract version, digested for the ETag and sent as the answer.
-      const json = JSON.stringify(after);
+      const json = after === incoming ? incomingJson : JSON.stringify(after);
       const columns = { ...this.definition.columns(after), json };
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);

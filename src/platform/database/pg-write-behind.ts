@@ -45,9 +45,10 @@ const TOKENS = /("(?:[^"]|"")*")|\$(\d+)|('|"|--|\/\*|\$\$|\\)/g;
  * `pg` sends a string, number or boolean parameter as its text, untyped, and an untyped literal is
  * typed the same way. Literals are escaped by `pg` itself. Undefined, and the statement is sent as
  * it is, when a value is of a kind `pg` converts in ways of its own (dates, buffers, arrays,
- * objects), when the values are long (`MAX_LITERAL_CHARS`), or when the text has anything but quoted identifiers besides its parameters that a
- * `$n` could stand in (literals, comments, dollar quotes): Kysely writes every value as a
- * parameter, so Steward's statements have none of these, and a text that did is not rewritten.
+ * objects), when the values are long (`MAX_LITERAL_CHARS`), or when the text has anything but
+ * quoted identifiers besides its parameters that a `$n` could stand in (literals, comments, dollar
+ * quotes): Kysely writes every value as a parameter, so Steward's statements have none of these,
+ * and a text that did is not rewritten.
  */
 export function withLiterals(text: string, parameters: ReadonlyArray<unknown>): string | undefined {
   if (!parameters.every(isPrimitive)) return undefined;
