@@ -5,9 +5,11 @@ import { nanoTimestamp, type Clock } from "../platform/clock.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
+import { BatchSealer, renderingKey } from "./batch-sealer.js";
 import { GroupCommit } from "./group-commit.js";
 import { principalNames } from "./principal-names.js";
 import { eventRepository, type BatchPage, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
+import { storedBatchRepository } from "./stored-batch-repository.js";
 
 export const MAX_BATCH = 1000;
 
@@ -70,6 +72,10 @@ export class EventLog {
   readonly commits = new EventEmitter();
   private readonly groups: GroupCommit;
   private readonly envelopeParts: EnvelopeParts;
+  /** Which stored batches this process may serve: those rendered as it renders (`renderingKey`). */
+  private readonly rendering: string;
+  /** Stores full batches as they fill up; started and stopped with the server. */
+  readonly sealer: BatchSealer;
   /** Batches being read in halves now; each holds two connections of the pool. */
   private readingInHalves = 0;
 
@@ -80,6 +86,8 @@ export class EventLog {
   ) {
     this.commits.setMaxListeners(0);
     this.envelopeParts = envelopePartsFor(config);
+    this.rendering = renderingKey(this.envelopeParts, MAX_BATCH);
+    this.sealer = new BatchSealer(database, this.rendering, MAX_BATCH, (organizationId, afterSeq) => this.render(organizationId, { afterSeq, limit: MAX_BATCH }));
     this.groups = new GroupCommit(database, (organizationIds) => {
       for (const organizationId of organizationIds) this.commits.emit(organizationId);
     });
@@ -96,6 +104,7 @@ export class EventLog {
     // Two requests creating the same new id race to insert it; the loser runs again and then sees
     // the winner's row, exactly as if it had arrived a moment later.
     for (let attempt = 1; ; attempt++) {
+      let appended = 0;
       try {
         const { value } = await this.groups.run({
           organizationId,
@@ -112,9 +121,11 @@ export class EventLog {
               principal,
               comment: d.comment ?? null,
             }));
+            appended = rows.length;
             return { value, rows };
           },
         });
+        if (appended > 0) this.sealer.appended(organizationId, appended);
         return value;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -140,14 +151,24 @@ export class EventLog {
   }
 
   /**
-   * The feed's next batch after `afterSeq`, rendered as `renderBatch` would render it. The
-   * database renders a batch row by row on one connection, and on PostgreSQL that rendering is
-   * most of a catch-up's time; with `inHalves` the two halves are rendered at once on two
-   * connections, so two of the database's cores share it (`joinHalves` says why that is safe).
-   * SQLite has one connection and would only read twice.
+   * The feed's next batch after `afterSeq`, rendered as `renderBatch` would render it.
+   *
+   * A full batch is stored once rendered (`BatchSealer`), and served as stored when the position
+   * is where it starts, as it is for a consumer that read from the start. A position inside a
+   * stored batch (a consumer that began at an event of its own choosing) is answered with the
+   * rest of that batch only, and one before a stored batch with the events up to it, so that the
+   * consumer's next request is for a stored batch.
+   *
+   * Past the stored batches the database renders the batch row by row on one connection, and on
+   * PostgreSQL that rendering is most of the read's time; with `inHalves` the two halves are
+   * rendered at once on two connections, so two of the database's cores share it (`joinHalves`
+   * says why that is safe). SQLite has one connection and would only read twice.
    */
   async readBatch(organizationId: string, afterSeq: number, inHalves = false): Promise<RenderedBatch> {
-    const read = (page: BatchPage) => eventRepository.readRendered(this.database.db, this.database.dialect, organizationId, page, this.envelopeParts);
+    const stored = await storedBatchRepository.ahead(this.database.db, organizationId, this.rendering, afterSeq);
+    if (stored?.batch) return stored.batch;
+    if (stored) return this.render(organizationId, { afterSeq, limit: MAX_BATCH, untilSeq: stored.afterSeq > afterSeq ? stored.afterSeq : stored.lastSeq });
+    const read = (page: BatchPage) => this.render(organizationId, page);
     if (!inHalves || this.database.dialect !== "postgres" || this.readingInHalves >= MAX_READS_IN_HALVES) return read({ afterSeq, limit: MAX_BATCH });
     this.readingInHalves++;
     try {
@@ -157,6 +178,11 @@ export class EventLog {
     } finally {
       this.readingInHalves--;
     }
+  }
+
+  /** Renders a page of the log from its rows. */
+  private render(organizationId: string, page: BatchPage): Promise<RenderedBatch> {
+    return eventRepository.readRendered(this.database.db, this.database.dialect, organizationId, page, this.envelopeParts);
   }
 
   async readLatest(organizationId: string, limit: number, subject?: string): Promise<EventRow[]> {

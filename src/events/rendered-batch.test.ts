@@ -14,6 +14,8 @@ describe.each(DATABASES)("the feed's batches rendered by the database (%s)", (ki
   beforeAll(async () => {
     // An address with characters JSON escapes: it reaches the database as JSON text.
     t = await startTestServer(kind, { appUrl: 'http://steward.test/a"b\\c', eventTypePrefix: "com.datamesh-manager.events" });
+    // These tests are about rendering from the rows: no full batch is stored (stored-batches.test.ts).
+    await t.server.services.events.sealer.stop();
   });
   afterAll(() => t?.close());
 

@@ -36,11 +36,15 @@ export interface RenderedBatch {
   body: Buffer;
 }
 
-/** Which events a rendered batch holds: `limit` of them, after the first `skip` of those after position `afterSeq`. */
+/**
+ * Which events a rendered batch holds: `limit` of them, after the first `skip` of those after
+ * position `afterSeq`, and none after position `untilSeq`.
+ */
 export interface BatchPage {
   afterSeq: number;
   skip?: number;
   limit: number;
+  untilSeq?: number;
 }
 
 /**
@@ -132,7 +136,7 @@ export const eventRepository = {
     parts: EnvelopeParts,
     sorted = false,
   ): Promise<RenderedBatch> {
-    const { afterSeq, skip = 0, limit } = page;
+    const { afterSeq, skip = 0, limit, untilSeq } = page;
     const postgres = dialect === "postgres";
     sorted ||= postgres;
     const quote = (column: string) => sql.raw(postgres ? `to_json(${column})::text` : `json_quote(${column})`);
@@ -151,7 +155,8 @@ export const eventRepository = {
         select count(*) as count, max(seq) as last_seq, ${positions} as positions, ${postgres ? array : sql`cast(${array} as blob)`} as body
         from (
           select seq, id, kind, subject, time, data, principal from events
-          where organization_id = ${organizationId} and seq > ${afterSeq} order by seq limit ${limit} offset ${skip}
+          where organization_id = ${organizationId} and seq > ${afterSeq} ${untilSeq === undefined ? sql`` : sql`and seq <= ${untilSeq}`}
+          order by seq limit ${limit} offset ${skip}
         ) as page
       ) as batch`.execute(db);
     const [row] = rows;

@@ -67,6 +67,20 @@ export interface EventsTable {
   comment: string | null;
 }
 
+/** A full batch of the feed, stored as rendered (src/events/batch-sealer.ts). */
+export interface EventBatchesTable {
+  organization_id: string;
+  /** The position the batch follows: it holds the next events of the organization after it. */
+  after_seq: number;
+  last_seq: number;
+  last_id: string;
+  count: number;
+  /** Which configuration and rendering the body was made with (`renderingKey`). */
+  parts: string;
+  /** The CloudEvents JSON array: bytes on SQLite, text on PostgreSQL. */
+  body: Buffer | string;
+}
+
 export interface AccessesTable {
   row_id: Generated<number>;
   organization_id: string;
@@ -186,6 +200,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   resources: ResourcesTable;
   events: EventsTable;
+  event_batches: EventBatchesTable;
   accesses: AccessesTable;
   users: UsersTable;
   memberships: MembershipsTable;

@@ -15,6 +15,7 @@ import domainArchetype from "./0080_domain_archetype.js";
 import apiKeyNotify from "./0090_api_key_notify.js";
 import partialFilterIndexes from "./0091_partial_filter_indexes.js";
 import apiKeyChanges from "./0092_api_key_changes.js";
+import eventBatches from "./0100_event_batches.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0090_api_key_notify": apiKeyNotify,
   "0091_partial_filter_indexes": partialFilterIndexes,
   "0092_api_key_changes": apiKeyChanges,
+  "0100_event_batches": eventBatches,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
