@@ -46,6 +46,7 @@ const BATCH = 1000;
  */
 async function readAll(url: string, key: string, serverPid: number, read?: (events: number) => void) {
   const cpuBefore = cpuSecondsOf(serverPid);
+  const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   let events = 0;
   let bytes = 0;
@@ -66,7 +67,21 @@ async function readAll(url: string, key: string, serverPid: number, read?: (even
     eventsPerSecond: Math.round(events / seconds),
     mibPerSecond: round(bytes / 2 ** 20 / seconds, 1),
     serverCpuSeconds: round(cpuSecondsOf(serverPid) - cpuBefore),
+    /** What this process, the client, used meanwhile. */
+    clientCpuSeconds: round(secondsOf(process.cpuUsage(clientCpuBefore))),
   };
+}
+
+const secondsOf = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1e6;
+
+/**
+ * The client's own first pass over a large log costs it about twice its later passes (its code is
+ * still being compiled), and the server it reads from waits meanwhile. One pass against a bare
+ * server that is then thrown away warms the client up, so that the first pass measured on each
+ * server compares the servers, not the client's warm-up.
+ */
+async function warmUpClient(target: Seeded, batches: number): Promise<void> {
+  await catchUpBareHttp(target, batches);
 }
 
 /** Reads the whole log from Steward over HTTP in 1,000-event batches while sampling the server's memory. */
@@ -128,6 +143,7 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
     const rendered: string[] = [];
     for (let after = 0; rendered.length < 16; ) {
       const rows = await log.readAfter(target.organizationId, after);
+      if (rows.length === 0) break; // a log of fewer than 16 batches
       rendered.push(log.renderBatch(rows));
       after = rows[rows.length - 1].seq;
     }
@@ -158,24 +174,35 @@ export async function catchUpBareHttp(target: Seeded, batches: number) {
   }
 }
 
-/** Ids after which a full batch follows: near the start and near the end of the log. */
-async function probeIds(target: Seeded): Promise<{ nearStart: string; nearEnd: string }> {
+/** Where a batch latency is measured: after which event, and how many events the answer holds. */
+type Probes = Record<"nearStart" | "nearEnd" | "insideNearEnd", { id: string; events: number }>;
+
+/**
+ * Ids after which a stored batch follows, as a consumer reading from the start asks for them:
+ * the first batch's last event and the last but one batch's. And one event further, inside a
+ * stored batch, where the answer is the rest of that batch (999 events) rendered from the rows.
+ */
+async function probeIds(target: Seeded): Promise<Probes> {
   return withDatabase(target.url, async (database) => {
     const log = new EventLog(database, benchConfig(target.url), systemClock);
-    const first = await log.readAfter(target.organizationId, 0, 1);
-    const start = first[0].seq;
-    const [nearStart] = await log.readAfter(target.organizationId, start, 1);
-    const [nearEnd] = await log.readAfter(target.organizationId, start + target.size - BATCH - 2, 1);
-    return { nearStart: nearStart.id, nearEnd: nearEnd.id };
+    const [first] = await log.readAfter(target.organizationId, 0, 1);
+    // The seeded log's positions are consecutive, from the first event's on.
+    const at = async (seq: number) => (await log.readAfter(target.organizationId, seq - 1, 1))[0].id;
+    const lastBatchStart = first.seq + (Math.floor(target.size / BATCH) - 1) * BATCH;
+    return {
+      nearStart: { id: await at(first.seq + BATCH - 1), events: BATCH },
+      nearEnd: { id: await at(lastBatchStart - 1), events: BATCH },
+      insideNearEnd: { id: await at(lastBatchStart), events: BATCH - 1 },
+    };
   });
 }
 
 /** Median time to look up each probe id, read the batch after it and render it, in this process. */
-async function batchLatencyInProcess(target: Seeded, ids: { nearStart: string; nearEnd: string }) {
+async function batchLatencyInProcess(target: Seeded, probes: Probes) {
   return withDatabase(target.url, async (database) => {
     const log = new EventLog(database, benchConfig(target.url), systemClock);
     const result: Record<string, number> = {};
-    for (const [where, id] of Object.entries(ids)) {
+    for (const [where, { id }] of Object.entries(probes)) {
       const once = async () => log.renderBatch(await log.readAfter(target.organizationId, await log.positionAfter(target.organizationId, id)));
       for (let i = 0; i < 20; i++) await once(); // warm-up
       const samples: number[] = [];
@@ -190,17 +217,17 @@ async function batchLatencyInProcess(target: Seeded, ids: { nearStart: string; n
   });
 }
 
-/** Median time of one full-batch request after each probe id. */
-async function batchLatency(server: ServeProcess, key: string, ids: { nearStart: string; nearEnd: string }) {
+/** Median time of one batch request after each probe id. */
+async function batchLatency(server: ServeProcess, key: string, probes: Probes) {
   const result: Record<string, number> = {};
-  for (const [where, id] of Object.entries(ids)) {
+  for (const [where, { id, events }] of Object.entries(probes)) {
     for (let i = 0; i < 20; i++) await fetchBatch(server.url, key, id); // warm-up
     const samples: number[] = [];
     for (let i = 0; i < SCALE.latencySamples; i++) {
       const started = performance.now();
       const text = await fetchBatch(server.url, key, id);
       samples.push(performance.now() - started);
-      if (countEvents(text) !== BATCH) throw new Error(`expected a full batch after ${where}`);
+      if (countEvents(text) !== events) throw new Error(`expected ${events} events after ${where}`);
     }
     result[`${where}MedianMs`] = round(percentile(samples, 50));
   }
@@ -220,6 +247,7 @@ async function sqliteScale() {
       const seedStarted = performance.now();
       await seed(target, size - target.size);
       seedSeconds += (performance.now() - seedStarted) / 1000;
+      await warmUpClient(target, size / BATCH);
       const server = await startChild(target.url);
       try {
         // Catch-up first: it warms the server up, so the latency samples after it are steady.
@@ -249,6 +277,7 @@ async function postgresCatchUp() {
     const seedStarted = performance.now();
     await seed(target, SCALE.pgCatchUp);
     const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+    await warmUpClient(target, SCALE.pgCatchUp / BATCH);
     const server = await startChild(target.url);
     try {
       const http = await catchUpOverHttp(server, target.key, SCALE.pgCatchUp);
@@ -351,6 +380,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const latencyRatio = {
     nearStart: round(large.latency.nearStartMedianMs / small.latency.nearStartMedianMs),
     nearEnd: round(large.latency.nearEndMedianMs / small.latency.nearEndMedianMs),
+    insideNearEnd: round(large.latency.insideNearEndMedianMs / small.latency.insideNearEndMedianMs),
   };
   const rssRatio = round(large.http.serverMemoryMiB.peakHwm / small.http.serverMemoryMiB.peakHwm);
   return {
@@ -375,7 +405,7 @@ export async function run(): Promise<Record<string, unknown>> {
       ratio: latencyRatio,
       inProcess: { smallLog: small.latencyInProcess, largeLog: large.latencyInProcess },
       target: "<= 1.5",
-      met: latencyRatio.nearStart <= 1.5 && latencyRatio.nearEnd <= 1.5,
+      met: Object.values(latencyRatio).every((ratio) => ratio <= 1.5),
     },
     serverMemoryDuringCatchUp: {
       smallLog: small.http.serverMemoryMiB,

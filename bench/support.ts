@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
+import { EventLog } from "../src/events/log.js";
 import type { NewEventRow } from "../src/events/repository.js";
 import { loadConfig } from "../src/platform/config.js";
 import { nanoTimestamp, systemClock } from "../src/platform/clock.js";
@@ -146,6 +147,8 @@ export async function seed(target: Seeded, count: number): Promise<void> {
       });
     }
     if (database.dialect === "postgres") await database.pool!.query("analyze events");
+    // What a server appending these events would have done meanwhile: store each full batch.
+    await new EventLog(database, benchConfig(target.url), systemClock).sealer.seal(target.organizationId);
   });
   target.size += count;
 }
