@@ -6,7 +6,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
-import { EventLog } from "../src/events/log.js";
 import type { NewEventRow } from "../src/events/repository.js";
 import { loadConfig } from "../src/platform/config.js";
 import { nanoTimestamp, systemClock } from "../src/platform/clock.js";
@@ -147,10 +146,35 @@ export async function seed(target: Seeded, count: number): Promise<void> {
       });
     }
     if (database.dialect === "postgres") await database.pool!.query("analyze events");
-    // What a server appending these events would have done meanwhile: store each full batch.
-    await new EventLog(database, benchConfig(target.url), systemClock).sealer.seal(target.organizationId);
   });
   target.size += count;
+  await storeBatches(target);
+}
+
+/**
+ * Has a `steward serve` child store the log's full batches, as servers do while they append
+ * events, and waits until it has: a server stores on start whatever full batches are missing. In
+ * a child, not here: this process is the benchmarks' consumer, and a consumer that had just
+ * rendered 400 MB of batches itself read its next catch-up at two thirds of its speed.
+ */
+async function storeBatches(target: Seeded): Promise<void> {
+  const expected = Math.floor(target.size / 1000);
+  const server = await startChild(target.url);
+  try {
+    await withDatabase(target.url, async (database) => {
+      const stored = async () => {
+        const row = await database.db
+          .selectFrom("event_batches")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where("organization_id", "=", target.organizationId)
+          .executeTakeFirstOrThrow();
+        return Number(row.count);
+      };
+      while ((await stored()) < expected) await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+  } finally {
+    await stopChild(server);
+  }
 }
 
 export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
