@@ -20,9 +20,10 @@ export function renderingKey(parts: EnvelopeParts, batchSize: number): string {
 }
 
 /**
- * Stores the feed's full batches as they were rendered (docs/events.md, "Stored batches"). A
- * consumer that catches up asks for the batch after the last one it received, so from the start
- * of the log it asks for exactly these, and each costs one row instead of a thousand rendered.
+ * Stores the feed's full batches as they were rendered (docs/events.md, "Catching up: stored
+ * batches"). A consumer that catches up asks for the batch after the last one it received, so
+ * from the start of the log it asks for exactly these, and each costs one row instead of a
+ * thousand rendered.
  *
  * A full batch never changes once it can be read: within an organization positions follow commit
  * order and the log only grows at its end (the same reason the read-ahead may read it early). So a

@@ -3,8 +3,8 @@ import type { DialectName, Executor } from "../platform/database/index.js";
 import type { RenderedBatch } from "./repository.js";
 
 /**
- * The first stored batch that ends after a position: `body` only when the batch follows exactly
- * that position (otherwise only where it starts and ends is needed, and its body is not read).
+ * The first stored batch that ends after a position: where it starts and ends, and the batch
+ * itself only when it starts exactly at that position (otherwise its body is not read).
  */
 export interface StoredBatchAhead {
   afterSeq: number;
