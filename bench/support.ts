@@ -170,7 +170,11 @@ async function storeBatches(target: Seeded): Promise<void> {
           .executeTakeFirstOrThrow();
         return Number(row.count);
       };
-      while ((await stored()) < expected) await new Promise((resolve) => setTimeout(resolve, 200));
+      const deadline = Date.now() + 600_000;
+      while ((await stored()) < expected) {
+        if (Date.now() > deadline) throw new Error(`the server stored ${await stored()} of ${expected} batches in 10 minutes`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     });
   } finally {
     await stopChild(server);
