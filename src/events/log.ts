@@ -165,18 +165,20 @@ export class EventLog {
    * says why that is safe). SQLite has one connection and would only read twice.
    */
   async readBatch(organizationId: string, afterSeq: number, inHalves = false): Promise<RenderedBatch> {
-    const stored = await storedBatchRepository.ahead(this.database.db, organizationId, this.rendering, afterSeq);
-    if (stored?.batch) return stored.batch;
-    if (stored) return this.render(organizationId, { afterSeq, limit: MAX_BATCH, untilSeq: stored.afterSeq > afterSeq ? stored.afterSeq : stored.lastSeq });
-    const read = (page: BatchPage) => this.render(organizationId, page);
-    if (!inHalves || this.database.dialect !== "postgres" || this.readingInHalves >= MAX_READS_IN_HALVES) return read({ afterSeq, limit: MAX_BATCH });
-    this.readingInHalves++;
+    // Whether this read may use two connections is decided as it starts, before any await, so
+    // that reads started together are counted together.
+    const halves = inHalves && this.database.dialect === "postgres" && this.readingInHalves < MAX_READS_IN_HALVES;
+    if (halves) this.readingInHalves++;
     try {
+      const stored = await storedBatchRepository.ahead(this.database.db, organizationId, this.rendering, afterSeq);
+      if (stored?.batch) return stored.batch;
+      if (stored) return await this.render(organizationId, { afterSeq, limit: MAX_BATCH, untilSeq: stored.afterSeq > afterSeq ? stored.afterSeq : stored.lastSeq });
+      if (!halves) return await this.render(organizationId, { afterSeq, limit: MAX_BATCH });
       const half = MAX_BATCH / 2;
-      const [first, second] = await Promise.all([read({ afterSeq, limit: half }), read({ afterSeq, skip: half, limit: half })]);
+      const [first, second] = await Promise.all([this.render(organizationId, { afterSeq, limit: half }), this.render(organizationId, { afterSeq, skip: half, limit: half })]);
       return joinHalves(first, second, half);
     } finally {
-      this.readingInHalves--;
+      if (halves) this.readingInHalves--;
     }
   }
 
