@@ -32,7 +32,8 @@ export class FeedService {
     private readonly log: EventLog,
     private readonly limits: LongPollLimits,
   ) {
-    // A batch read ahead follows a full one, so it is usually full too: worth reading in halves.
+    // A batch read ahead follows a full one, so it is usually full too: worth reading in halves
+    // when it is not stored yet.
     this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readBatch(organizationId, afterSeq, true));
   }
 

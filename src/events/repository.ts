@@ -101,6 +101,20 @@ export const eventRepository = {
     return row?.seq;
   },
 
+  /** Whether at least `count` events of the organization follow position `afterSeq`: an index seek, no rows read. */
+  async atLeastAfter(db: Executor, organizationId: string, afterSeq: number, count: number): Promise<boolean> {
+    const row = await db
+      .selectFrom("events")
+      .select("seq")
+      .where("organization_id", "=", organizationId)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .offset(count - 1)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   async readAfter(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
     return db
       .selectFrom("events")

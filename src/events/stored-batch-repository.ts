@@ -68,10 +68,4 @@ export const storedBatchRepository = {
       )
       .execute();
   },
-
-  /** Every organization: where the sweep at start looks for batches to store. */
-  async organizationIds(db: Executor): Promise<string[]> {
-    const rows = await db.selectFrom("organizations").select("id").execute();
-    return rows.map((r) => r.id);
-  },
 };

@@ -20,6 +20,12 @@ export const organizationRepository = {
     return ex.selectFrom("organizations").selectAll().where("name", "=", name).executeTakeFirst();
   },
 
+  /** Every organization's id. */
+  async ids(ex: Executor): Promise<string[]> {
+    const rows = await ex.selectFrom("organizations").select("id").execute();
+    return rows.map((row) => row.id);
+  },
+
   async any(ex: Executor): Promise<boolean> {
     const row = await ex.selectFrom("organizations").select("id").limit(1).executeTakeFirst();
     return row !== undefined;
