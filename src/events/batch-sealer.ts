@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../platform/database/index.js";
 import { organizationRepository } from "../modules/organizations/repository.js";
 import { eventRepository, type EnvelopeParts, type RenderedBatch } from "./repository.js";
-import { storedBatchRepository } from "./stored-batch-repository.js";
+import type { StoredBatches } from "./stored-batches.js";
 
 /**
  * Bumped whenever the rendering of an envelope changes (`eventRepository.readRendered`): batches
@@ -50,7 +50,7 @@ export class BatchSealer {
 
   constructor(
     private readonly database: Database,
-    private readonly rendering: string,
+    private readonly stored: StoredBatches,
     private readonly batchSize: number,
     /** Renders the batch after a position from the rows, never from a stored batch. */
     private readonly render: (organizationId: string, afterSeq: number) => Promise<RenderedBatch>,
@@ -70,6 +70,7 @@ export class BatchSealer {
   /** Looks at every organization once, in the background; from now on failures are logged. */
   start(logger: FastifyBaseLogger): void {
     this.logger = logger;
+    this.stored.cache?.setLogger(logger);
     this.sweeping = (async () => {
       for (const organizationId of await organizationRepository.ids(this.database.db)) {
         if (this.stopped) return;
@@ -78,10 +79,11 @@ export class BatchSealer {
     })().catch(() => {});
   }
 
-  /** Stops storing and waits for the batch being stored, so the database can be closed. */
+  /** Stops storing and waits for the batch being stored and the feed cache's writes, so the database can be closed. */
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled([this.sweeping, ...this.running.values()]);
+    await this.stored.cache?.settled();
   }
 
   /** Stores every full batch of the organization not stored yet; resolves when none is left. */
@@ -107,15 +109,15 @@ export class BatchSealer {
   }
 
   private async storeFullBatches(organizationId: string): Promise<void> {
-    const { db, dialect } = this.database;
-    let after = await storedBatchRepository.end(db, organizationId, this.rendering);
+    const { db } = this.database;
+    let after = await this.stored.end(organizationId);
     // Whether a full batch follows is looked up in the index first: most runs end with fewer than a
     // batch's events left, and the start-up look finds that for most organizations.
     while (!this.stopped && (await eventRepository.atLeastAfter(db, organizationId, after, this.batchSize))) {
       const batch = await this.render(organizationId, after);
       // The rule itself, whatever the look above saw: only a full batch is stored.
       if (batch.count < this.batchSize) return;
-      await storedBatchRepository.store(db, dialect, organizationId, this.rendering, after, batch);
+      await this.stored.store(organizationId, after, batch);
       after = batch.lastSeq;
       await nextTurn();
     }

@@ -9,7 +9,8 @@ import { BatchSealer, renderingKey } from "./batch-sealer.js";
 import { GroupCommit } from "./group-commit.js";
 import { principalNames } from "./principal-names.js";
 import { eventRepository, type BatchPage, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
-import { storedBatchRepository } from "./stored-batch-repository.js";
+import { FeedCache } from "./feed-cache.js";
+import { StoredBatches } from "./stored-batches.js";
 
 export const MAX_BATCH = 1000;
 
@@ -72,8 +73,8 @@ export class EventLog {
   readonly commits = new EventEmitter();
   private readonly groups: GroupCommit;
   private readonly envelopeParts: EnvelopeParts;
-  /** Which stored batches this process may serve: those rendered as it renders (`renderingKey`). */
-  private readonly rendering: string;
+  /** The stored batches this process may serve: those rendered as it renders (`renderingKey`). */
+  readonly stored: StoredBatches;
   /** Stores full batches as they fill up; started and stopped with the server. */
   readonly sealer: BatchSealer;
   /** Batches being read in halves now; each holds two connections of the pool. */
@@ -86,8 +87,9 @@ export class EventLog {
   ) {
     this.commits.setMaxListeners(0);
     this.envelopeParts = envelopePartsFor(config);
-    this.rendering = renderingKey(this.envelopeParts, MAX_BATCH);
-    this.sealer = new BatchSealer(database, this.rendering, MAX_BATCH, (organizationId, afterSeq) => this.render(organizationId, { afterSeq, limit: MAX_BATCH }));
+    const cache = config.feedCacheDir === undefined ? undefined : new FeedCache(config.feedCacheDir, config.feedCacheLimitBytes);
+    this.stored = new StoredBatches(database, renderingKey(this.envelopeParts, MAX_BATCH), cache);
+    this.sealer = new BatchSealer(database, this.stored, MAX_BATCH, (organizationId, afterSeq) => this.render(organizationId, { afterSeq, limit: MAX_BATCH }));
     this.groups = new GroupCommit(database, (organizationIds) => {
       for (const organizationId of organizationIds) this.commits.emit(organizationId);
     });
@@ -170,7 +172,7 @@ export class EventLog {
     const halves = inHalves && this.database.dialect === "postgres" && this.readingInHalves < MAX_READS_IN_HALVES;
     if (halves) this.readingInHalves++;
     try {
-      const stored = await storedBatchRepository.ahead(this.database.db, organizationId, this.rendering, afterSeq);
+      const stored = await this.stored.ahead(organizationId, afterSeq);
       if (stored?.batch) return stored.batch;
       if (stored) return await this.render(organizationId, { afterSeq, limit: MAX_BATCH, untilSeq: stored.afterSeq > afterSeq ? stored.afterSeq : stored.lastSeq });
       if (!halves) return await this.render(organizationId, { afterSeq, limit: MAX_BATCH });

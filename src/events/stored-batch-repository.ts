@@ -1,4 +1,8 @@
 import { sql } from "kysely";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+const CACHE = "/tmp/stw-cache"; mkdirSync(CACHE, { recursive: true });
+const INDEX = new Map<number, { lastSeq: number; lastId: string; count: number }>();
 import type { DialectName, Executor } from "../platform/database/index.js";
 import type { RenderedBatch } from "./repository.js";
 
@@ -12,9 +16,38 @@ export interface StoredBatchAhead {
   batch?: RenderedBatch;
 }
 
+/** A stored batch without its body. */
+export interface StoredBatchEntry {
+  afterSeq: number;
+  lastSeq: number;
+  lastId: string;
+  count: number;
+  bytes: number;
+}
+
 /** The only SQL that touches the stored batches (`event_batches`). */
 export const storedBatchRepository = {
   async ahead(db: Executor, organizationId: string, parts: string, afterSeq: number): Promise<StoredBatchAhead | undefined> {
+    if (process.env.FILECACHE) {
+      let meta = INDEX.get(afterSeq);
+      if (!meta) {
+        const { rows } = await sql<{ after_seq: number | string; last_seq: number | string; last_id: string; count: number }>`
+          select after_seq, last_seq, last_id, count from event_batches
+          where organization_id = ${organizationId} and parts = ${parts} and last_seq > ${afterSeq}
+          order by last_seq limit 64`.execute(db);
+        if (rows.length === 0) return undefined;
+        for (const r of rows) INDEX.set(Number(r.after_seq), { lastSeq: Number(r.last_seq), lastId: r.last_id, count: Number(r.count) });
+        meta = INDEX.get(afterSeq);
+        if (!meta) return { afterSeq: Number(rows[0].after_seq), lastSeq: Number(rows[0].last_seq) };
+      }
+      const file = `${CACHE}/${organizationId}-${afterSeq}-${meta.lastId}-${parts}`;
+      let body: Buffer;
+      try { body = process.env.FILECACHE === "async" ? await readFile(file) : readFileSync(file); } catch {
+        const r = await sql<{ body: string | Buffer }>`select body from event_batches where organization_id = ${organizationId} and after_seq = ${afterSeq}`.execute(db);
+        body = typeof r.rows[0].body === "string" ? Buffer.from(r.rows[0].body) : r.rows[0].body; writeFileSync(file, body);
+      }
+      return { afterSeq, lastSeq: meta.lastSeq, batch: { count: meta.count, lastSeq: meta.lastSeq, lastId: meta.lastId, body } };
+    }
     const { rows } = await sql<{ after_seq: number | string; last_seq: number | string; last_id: string; count: number; body: Buffer | string | null }>`
       select after_seq, last_seq, last_id, count, case when after_seq = ${afterSeq} then body end as body
       from event_batches
@@ -29,6 +62,32 @@ export const storedBatchRepository = {
       ahead.batch = { count: Number(row.count), lastSeq, lastId: row.last_id, body };
     }
     return ahead;
+  },
+
+  /**
+   * Where the first `limit` stored batches that end after a position start and end, without their
+   * bodies: what the feed cache needs to find their files (`bytes` is the body's length).
+   */
+  async aheadList(db: Executor, organizationId: string, parts: string, afterSeq: number, limit: number): Promise<StoredBatchEntry[]> {
+    const { rows } = await sql<{ after_seq: number | string; last_seq: number | string; last_id: string; count: number; bytes: number | string }>`
+      select after_seq, last_seq, last_id, count, octet_length(body) as bytes
+      from event_batches
+      where organization_id = ${organizationId} and parts = ${parts} and last_seq > ${afterSeq}
+      order by last_seq limit ${limit}`.execute(db);
+    return rows.map((row) => ({ afterSeq: Number(row.after_seq), lastSeq: Number(row.last_seq), lastId: row.last_id, count: Number(row.count), bytes: Number(row.bytes) }));
+  },
+
+  /** One stored batch's body, or undefined when no batch of this rendering starts there. */
+  async body(db: Executor, organizationId: string, parts: string, afterSeq: number): Promise<Buffer | undefined> {
+    const row = await db
+      .selectFrom("event_batches")
+      .select("body")
+      .where("organization_id", "=", organizationId)
+      .where("after_seq", "=", afterSeq)
+      .where("parts", "=", parts)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return typeof row.body === "string" ? Buffer.from(row.body) : row.body;
   },
 
   /** The position the organization's stored batches reach (0 when none is stored). */

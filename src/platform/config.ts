@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Steward's configuration, read once from the environment (PRODUCT.md §1). */
@@ -25,6 +26,10 @@ export interface Config {
   passwordLog2Cost: number;
   /** Where the built web app is (`npm run build` writes dist/web); STEWARD_WEB_DIR overrides. */
   webDir: string;
+  /** A directory on this machine for the feed's stored batches as files (FEED_CACHE_DIR); none when unset. */
+  feedCacheDir?: string;
+  /** Most bytes the feed cache keeps; past it the oldest files go (FEED_CACHE_LIMIT_BYTES). */
+  feedCacheLimitBytes: number;
 }
 
 export interface Limits {
@@ -137,5 +142,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     passwordLog2Cost: overrides.passwordLog2Cost ?? 17,
     // src/platform/config.ts and dist/platform/config.js both sit two levels below the package root.
     webDir: overrides.webDir ?? env.STEWARD_WEB_DIR ?? fileURLToPath(new URL("../../dist/web", import.meta.url)),
+    feedCacheDir: overrides.feedCacheDir ?? (env.FEED_CACHE_DIR ? resolve(env.FEED_CACHE_DIR) : undefined),
+    feedCacheLimitBytes: overrides.feedCacheLimitBytes ?? integer(env, "FEED_CACHE_LIMIT_BYTES", 1024 ** 3, 1024 ** 2, 2 ** 50),
   };
 }

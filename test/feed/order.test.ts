@@ -1,7 +1,11 @@
 /**
  * The feed under concurrent writes: every event exactly once, in one order all processes agree
  * on, nothing missing. On PostgreSQL two processes share the database; on SQLite one serves.
+ * The processes share a feed cache (FEED_CACHE_DIR), as processes on one machine would.
  */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeProcess } from "../helpers/cli.js";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../helpers/databases.js";
@@ -28,17 +32,20 @@ describe.each(DATABASES)("the feed under concurrent writers (%s)", (kind) => {
   let database: TestDatabase;
   let servers: ServeProcess[];
   let key: string;
+  const cacheDir = mkdtempSync(join(tmpdir(), "steward-order-cache-"));
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
+    const env = { DATABASE_URL: database.url, FEED_CACHE_DIR: cacheDir };
     // The first start bootstraps the organization; a second process then joins the same database.
-    const first = await processes.start({ DATABASE_URL: database.url });
+    const first = await processes.start(env);
     key = bootstrapKey(first);
-    servers = kind === "postgres" ? [first, await processes.start({ DATABASE_URL: database.url })] : [first];
+    servers = kind === "postgres" ? [first, await processes.start(env)] : [first];
   }, 60_000);
   afterAll(async () => {
     await processes.stopAll();
     await database?.drop();
+    rmSync(cacheDir, { recursive: true, force: true });
   });
 
   it(`serves ${WRITERS} × ${CHANGES_PER_WRITER} changes once each, in one order, to a consumer following along`, async () => {
@@ -50,6 +57,11 @@ describe.each(DATABASES)("the feed under concurrent writers (%s)", (kind) => {
     const made = changes!;
     expect(acknowledged(made)).toHaveLength(WRITERS * CHANGES_PER_WRITER);
     expect(followed).toHaveLength(made.length);
+    // The full batches are stored and written to the cache's files in the background; once they
+    // are, the reads below are answered from them.
+    const cached = () => readdirSync(cacheDir).filter((name) => name.endsWith(".json")).length;
+    for (let waited = 0; cached() < Math.floor(made.length / 1000) && waited < 10_000; waited += 50) await sleep(50);
+    expect(cached()).toBe(Math.floor(made.length / 1000));
     // Every process serves the same full sequence, and it is the one the live consumer saw: had a
     // position been handed out out of commit order, the consumer would have skipped an event.
     const full = await Promise.all(urls.map((url) => readAll(url, key)));

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+
+/**
+ * Names one stored batch on disk. `lastId` is the id of its last event as the database holds it:
+ * a file is found only through the database's own row, so a database restored from a backup, whose
+ * positions may since hold other events, never finds the files of the one it replaced.
+ */
+export interface CachedBatchKey {
+  organizationId: string;
+  afterSeq: number;
+  lastId: string;
+  rendering: string;
+  /** The body's length in bytes, as the database holds it. */
+  bytes: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RENDERING = /^[A-Za-z0-9_-]{1,64}$/;
+const SUFFIX = ".json";
+/** Files being written are named so; one left behind by a crash is removed when the cache is trimmed. */
+const PART = ".part";
+/** A trim removes the oldest files until the cache holds at most this share of its limit. */
+const TRIM_TO = 0.8;
+
+/**
+ * The feed's stored batches as files on this machine's disk (FEED_CACHE_DIR), so that a consumer
+ * catching up from a PostgreSQL deployment is answered from the page cache instead of the
+ * database, with no query and no 400 kB through the database's socket (docs/events.md, "The feed
+ * cache"). A batch is immutable once stored, so a file never goes stale; the database stays the
+ * truth, and any file missing, unreadable or not as long as the database says is read from it.
+ *
+ * Several processes may share the directory: files are written under a name of their own and
+ * renamed into place, so a reader sees a whole file or none, and a file removed while it is being
+ * read stays readable to that reader. Each process trims the directory to its limit after writing
+ * an eighth of it, oldest files first.
+ */
+export class FeedCache {
+  private ready: Promise<void> | undefined;
+  private writtenSinceTrim = 0;
+  private trimming: Promise<void> | undefined;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    readonly dir: string,
+    private readonly limitBytes: number,
+    private logger?: FastifyBaseLogger,
+  ) {}
+
+  setLogger(logger: FastifyBaseLogger): void {
+    this.logger = logger;
+  }
+
+  /** The batch's bytes, or undefined when no sound file holds them. */
+  async read(key: CachedBatchKey): Promise<Buffer | undefined> {
+    const name = fileName(key);
+    if (!name) return undefined;
+    let body: Buffer;
+    try {
+      body = await readFile(join(this.dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.logger?.warn({ err: error, file: name }, "could not read a cached batch; reading it from the database");
+      return undefined;
+    }
+    // A file cut short or zeroed (a crash between its write and the disk) is not the batch.
+    if (body.length !== key.bytes || body[0] !== 0x5b || body[body.length - 1] !== 0x5d) {
+      // Left in place: the batch read from the database is written over it.
+      this.logger?.warn({ file: name, bytes: body.length, expected: key.bytes }, "a cached batch is not whole; reading it from the database");
+      return undefined;
+    }
+    return body;
+  }
+
+  /** Writes a batch in the background; a failure is logged and the batch stays in the database. */
+  write(key: CachedBatchKey, body: Buffer): void {
+    const name = fileName(key);
+    if (!name || body.length !== key.bytes) return;
+    const done = this.writeFile(name, body)
+      .catch((error: unknown) => this.logger?.warn({ err: error, dir: this.dir }, "could not write a batch to the feed cache"))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  /** Resolves once the writes and the trim under way have ended: before the directory is removed. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0 || this.trimming) await Promise.allSettled([...this.pending, this.trimming]);
+  }
+
+  private async writeFile(name: string, body: Buffer): Promise<void> {
+    this.ready ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => this.trim());
+    await this.ready;
+    // No fsync: a file the disk lost is read from the database again, and a sync per batch would
+    // compete with the database's own commits for the disk.
+    const part = join(this.dir, `${name}.${randomUUID()}${PART}`);
+    await writeFile(part, body, { mode: 0o600 });
+    await rename(part, join(this.dir, name));
+    this.writtenSinceTrim += body.length;
+    if (this.writtenSinceTrim >= this.limitBytes / 8) {
+      this.writtenSinceTrim = 0;
+      this.trimming ??= this.trim().finally(() => (this.trimming = undefined));
+    }
+  }
+
+  /** Removes the oldest files until the directory holds at most `TRIM_TO` of the limit. */
+  private async trim(): Promise<void> {
+    const files: { name: string; bytes: number; modified: number }[] = [];
+    for (const name of await readdir(this.dir)) {
+      if (!name.endsWith(SUFFIX) && !name.endsWith(PART)) continue;
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      // Another process's write under way is left alone; one older than a minute was abandoned.
+      if (name.endsWith(PART)) {
+        if (Date.now() - info.mtimeMs > 60_000) await unlink(join(this.dir, name)).catch(() => {});
+        continue;
+      }
+      files.push({ name, bytes: info.size, modified: info.mtimeMs });
+    }
+    let total = files.reduce((sum, file) => sum + file.bytes, 0);
+    if (total <= this.limitBytes) return;
+    files.sort((a, b) => a.modified - b.modified);
+    for (const file of files) {
+      if (total <= this.limitBytes * TRIM_TO) break;
+      await unlink(join(this.dir, file.name)).catch(() => {});
+      total -= file.bytes;
+    }
+  }
+}
+
+/**
+ * The file's name, from parts checked to be ids, a position and a digest, so that no value can
+ * name a path outside the directory; undefined for anything else.
+ */
+function fileName({ organizationId, afterSeq, lastId, rendering }: CachedBatchKey): string | undefined {
+  if (!UUID.test(organizationId) || !UUID.test(lastId) || !RENDERING.test(rendering) || !Number.isSafeInteger(afterSeq) || afterSeq < 0) return undefined;
+  return `${organizationId}.${afterSeq}.${lastId}.${rendering}${SUFFIX}`;
+}
