@@ -7,6 +7,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
 import { loggedConnection } from "../../test/helpers/recorded-queries.js";
@@ -194,6 +195,26 @@ describe("the feed cache's directory", () => {
       }
       await cache.settled();
       expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses a directory that could not be made once it can be, and logs the failure once a minute", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "steward-feed-cache-later-"));
+    try {
+      writeFileSync(join(dir, "cache"), "");
+      const warnings: string[] = [];
+      const logger = { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
+      const cache = new FeedCache(join(dir, "cache"), 1024 * 1024, logger);
+      cache.write(key(1, 10), batch(10));
+      cache.write(key(2, 10), batch(10));
+      await cache.settled();
+      expect(warnings).toHaveLength(1);
+      rmSync(join(dir, "cache"));
+      cache.write(key(3, 10), batch(10));
+      await cache.settled();
+      expect((await cache.read(key(3, 10)))?.toString()).toBe(batch(10).toString());
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

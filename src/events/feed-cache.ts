@@ -42,6 +42,7 @@ export class FeedCache {
   private writtenSinceTrim = 0;
   private trimming: Promise<void> | undefined;
   private readonly pending = new Set<Promise<void>>();
+  private lastFailureLogged = -Infinity;
 
   constructor(
     readonly dir: string,
@@ -78,7 +79,7 @@ export class FeedCache {
     const name = fileName(key);
     if (!name || body.length !== key.bytes) return;
     const done = this.writeFile(name, body)
-      .catch((error: unknown) => this.logger?.warn({ err: error, dir: this.dir }, "could not write a batch to the feed cache"))
+      .catch((error: unknown) => this.failed(error, "could not write a batch to the feed cache; it is served from the database"))
       .finally(() => this.pending.delete(done));
     this.pending.add(done);
   }
@@ -89,7 +90,13 @@ export class FeedCache {
   }
 
   private async writeFile(name: string, body: Buffer): Promise<void> {
-    this.ready ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => this.trim());
+    this.ready ??= mkdir(this.dir, { recursive: true, mode: 0o700 })
+      .then(() => this.trim())
+      .catch((error: unknown) => {
+        // Tried again with the next write: the operator may mend the directory meanwhile.
+        this.ready = undefined;
+        throw error;
+      });
     await this.ready;
     // No fsync: a file the disk lost is read from the database again, and a sync per batch would
     // compete with the database's own commits for the disk.
@@ -99,8 +106,18 @@ export class FeedCache {
     this.writtenSinceTrim += body.length;
     if (this.writtenSinceTrim >= this.limitBytes / 8) {
       this.writtenSinceTrim = 0;
-      this.trimming ??= this.trim().finally(() => (this.trimming = undefined));
+      this.trimming ??= this.trim()
+        .catch((error: unknown) => this.failed(error, "could not trim the feed cache"))
+        .finally(() => (this.trimming = undefined));
     }
+  }
+
+  /** Logs a failure, at most once a minute: a directory that cannot be written fails every batch. */
+  private failed(error: unknown, message: string): void {
+    const now = Date.now();
+    if (now - this.lastFailureLogged < 60_000) return;
+    this.lastFailureLogged = now;
+    this.logger?.warn({ err: error, dir: this.dir }, message);
   }
 
   /** Removes the oldest files until the directory holds at most `TRIM_TO` of the limit. */
