@@ -72,6 +72,8 @@ export interface Seeded {
   organizationId: string;
   key: string;
   size: number;
+  /** The feed cache's directory (FEED_CACHE_DIR), when the target has one: the process storing batches fills it. */
+  feedCacheDir?: string;
   drop(): Promise<void>;
 }
 
@@ -91,25 +93,35 @@ export function benchConfig(databaseUrl: string) {
   return loadConfig({}, { databaseUrl, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: BENCH_APP_URL });
 }
 
-/** A fresh database with one organization and its key. */
-export async function createSeeded(kind: DatabaseKind): Promise<Seeded> {
-  let drop: () => Promise<void>;
+/** A fresh database with one organization and its key; with `feedCache`, a feed cache directory beside it. */
+export async function createSeeded(kind: DatabaseKind, { feedCache = false } = {}): Promise<Seeded> {
+  let dropDatabase: () => Promise<void>;
   let url: string;
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "steward-bench-"));
     url = `sqlite:${join(dir, "steward.db")}`;
-    drop = async () => rmSync(dir, { recursive: true, force: true });
+    dropDatabase = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const database: TestDatabase = await createTestDatabase("postgres");
     url = database.url;
-    drop = database.drop;
+    dropDatabase = database.drop;
   }
+  const feedCacheDir = feedCache ? mkdtempSync(join(tmpdir(), "steward-bench-feed-cache-")) : undefined;
+  const drop = async () => {
+    await dropDatabase();
+    if (feedCacheDir) rmSync(feedCacheDir, { recursive: true, force: true });
+  };
   return withDatabase(url, async (database) => {
     await migrateToLatest(database);
     const services = createServices(benchConfig(url), database, systemClock);
     const org = await services.organizations.create("bench");
-    return { url, organizationId: org.organizationId, key: org.apiKey, size: 0, drop };
+    return { url, organizationId: org.organizationId, key: org.apiKey, size: 0, feedCacheDir, drop };
   });
+}
+
+/** What a server of the target is started with to use its feed cache. */
+export function feedCacheEnv(target: Seeded): Record<string, string> {
+  return target.feedCacheDir ? { FEED_CACHE_DIR: target.feedCacheDir } : {};
 }
 
 /**
@@ -159,7 +171,8 @@ export async function seed(target: Seeded, count: number): Promise<void> {
  */
 async function storeBatches(target: Seeded): Promise<void> {
   const expected = Math.floor(target.size / 1000);
-  const server = await startChild(target.url);
+  // With the target's feed cache, as a server of this machine writes the files as it stores.
+  const server = await startChild(target.url, feedCacheEnv(target));
   try {
     await withDatabase(target.url, async (database) => {
       const stored = async () => {
