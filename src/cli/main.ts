@@ -51,7 +51,11 @@ program
     const server = await startServer(config);
     // One plain line for the person at the terminal (stderr, beside the JSON logs on stdout).
     process.stderr.write(`Steward listening on ${server.url} (web app and API), database: ${describeDatabaseUrl(config.databaseUrl)}\n`);
-    server.app.log.info({ url: server.url, database: server.services.database.dialect }, "Steward is listening");
+    const { feedCacheDir, feedCacheLimitBytes } = config;
+    server.app.log.info(
+      { url: server.url, database: server.services.database.dialect, ...(feedCacheDir ? { feedCache: { dir: feedCacheDir, limitBytes: feedCacheLimitBytes } } : {}) },
+      "Steward is listening",
+    );
     const stop = async (signal: string) => {
       server.app.log.info({ signal }, "shutting down");
       try {
