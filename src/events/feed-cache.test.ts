@@ -4,7 +4,7 @@
  * served; the directory stays within its limit; and a cache that cannot be written leaves the
  * feed as it was.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
@@ -215,6 +215,22 @@ describe("the feed cache's directory", () => {
       cache.write(key(3, 10), batch(10));
       await cache.settled();
       expect((await cache.read(key(3, 10)))?.toString()).toBe(batch(10).toString());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves no half-written file behind when a write fails", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "steward-feed-cache-failed-"));
+    try {
+      // A directory where the file belongs: the rename into place fails.
+      mkdirSync(join(dir, `${ORG}.7.${LAST}.r1.json`));
+      writeFileSync(join(dir, `${ORG}.7.${LAST}.r1.json`, "x"), "");
+      const cache = new FeedCache(dir, 1024 * 1024);
+      cache.write(key(7, 10), batch(10));
+      await cache.settled();
+      expect(readdirSync(dir)).toEqual([`${ORG}.7.${LAST}.r1.json`]);
+      expect(await cache.read(key(7, 10))).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -28,8 +28,8 @@ const TRIM_TO = 0.8;
 /**
  * The feed's stored batches as files on this machine's disk (FEED_CACHE_DIR), so that a consumer
  * catching up from a PostgreSQL deployment is answered from the page cache instead of the
- * database, with no query and no 400 kB through the database's socket (docs/events.md, "The feed
- * cache"). A batch is immutable once stored, so a file never goes stale; the database stays the
+ * database, with no query and no 400 kB through the database's socket (docs/events.md, "Catching up:
+ * the feed cache"). A batch is immutable once stored, so a file never goes stale; the database stays the
  * truth, and any file missing, unreadable or not as long as the database says is read from it.
  *
  * Several processes may share the directory: files are written under a name of their own and
@@ -62,7 +62,7 @@ export class FeedCache {
     try {
       body = await readFile(join(this.dir, name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.logger?.warn({ err: error, file: name }, "could not read a cached batch; reading it from the database");
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.failed(error, "could not read a cached batch; reading it from the database");
       return undefined;
     }
     // A file cut short or zeroed (a crash between its write and the disk) is not the batch.
@@ -101,8 +101,14 @@ export class FeedCache {
     // No fsync: a file the disk lost is read from the database again, and a sync per batch would
     // compete with the database's own commits for the disk.
     const part = join(this.dir, `${name}.${randomUUID()}${PART}`);
-    await writeFile(part, body, { mode: 0o600 });
-    await rename(part, join(this.dir, name));
+    try {
+      await writeFile(part, body, { mode: 0o600 });
+      await rename(part, join(this.dir, name));
+    } catch (error) {
+      // A full disk leaves no half-written file behind until the next trim.
+      await unlink(part).catch(() => {});
+      throw error;
+    }
     this.writtenSinceTrim += body.length;
     if (this.writtenSinceTrim >= this.limitBytes / 8) {
       this.writtenSinceTrim = 0;
