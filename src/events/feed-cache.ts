@@ -30,8 +30,9 @@ const TRIM_TO = 0.8;
  * The feed's stored batches as files on this machine's disk (FEED_CACHE_DIR), so that a consumer
  * catching up is answered from the page cache with one read instead of from the database: on
  * PostgreSQL with no query and no 400 kB through the database's socket, on SQLite with one read
- * instead of a hundred page reads (docs/events.md, "Catching up: the feed cache"). A batch is immutable once stored, so a file never goes stale; the database stays the
- * truth, and any file missing, unreadable or not as long as the database says is read from it.
+ * instead of a hundred page reads (docs/events.md, "Catching up: the feed cache"). A batch is
+ * immutable once stored, so a file never goes stale; the database stays the truth, and any file
+ * missing, unreadable or not as long as the database says is read from it.
  *
  * Several processes may share the directory: files are written under a name of their own and
  * renamed into place, so a reader sees a whole file or none, and a file removed while it is being
@@ -56,7 +57,7 @@ export class FeedCache {
   }
 
   /** The batch's bytes, or undefined when no sound file holds them. */
-  async read(key: CachedBatchKey): Promise<Buffer | undefined> {
+  read(key: CachedBatchKey): Buffer | undefined {
     const name = fileName(key);
     if (!name) return undefined;
     let body: Buffer;

@@ -1,8 +1,4 @@
 import { sql } from "kysely";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-const CACHE = "/tmp/stw-cache"; mkdirSync(CACHE, { recursive: true });
-const INDEX = new Map<number, { lastSeq: number; lastId: string; count: number }>();
 import type { DialectName, Executor } from "../platform/database/index.js";
 import type { RenderedBatch } from "./repository.js";
 
@@ -28,26 +24,6 @@ export interface StoredBatchEntry {
 /** The only SQL that touches the stored batches (`event_batches`). */
 export const storedBatchRepository = {
   async ahead(db: Executor, organizationId: string, parts: string, afterSeq: number): Promise<StoredBatchAhead | undefined> {
-    if (process.env.FILECACHE) {
-      let meta = INDEX.get(afterSeq);
-      if (!meta) {
-        const { rows } = await sql<{ after_seq: number | string; last_seq: number | string; last_id: string; count: number }>`
-          select after_seq, last_seq, last_id, count from event_batches
-          where organization_id = ${organizationId} and parts = ${parts} and last_seq > ${afterSeq}
-          order by last_seq limit 64`.execute(db);
-        if (rows.length === 0) return undefined;
-        for (const r of rows) INDEX.set(Number(r.after_seq), { lastSeq: Number(r.last_seq), lastId: r.last_id, count: Number(r.count) });
-        meta = INDEX.get(afterSeq);
-        if (!meta) return { afterSeq: Number(rows[0].after_seq), lastSeq: Number(rows[0].last_seq) };
-      }
-      const file = `${CACHE}/${organizationId}-${afterSeq}-${meta.lastId}-${parts}`;
-      let body: Buffer;
-      try { body = process.env.FILECACHE === "async" ? await readFile(file) : readFileSync(file); } catch {
-        const r = await sql<{ body: string | Buffer }>`select body from event_batches where organization_id = ${organizationId} and after_seq = ${afterSeq}`.execute(db);
-        body = typeof r.rows[0].body === "string" ? Buffer.from(r.rows[0].body) : r.rows[0].body; writeFileSync(file, body);
-      }
-      return { afterSeq, lastSeq: meta.lastSeq, batch: { count: meta.count, lastSeq: meta.lastSeq, lastId: meta.lastId, body } };
-    }
     const { rows } = await sql<{ after_seq: number | string; last_seq: number | string; last_id: string; count: number; body: Buffer | string | null }>`
       select after_seq, last_seq, last_id, count, case when after_seq = ${afterSeq} then body end as body
       from event_batches

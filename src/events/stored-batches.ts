@@ -39,7 +39,7 @@ export class StoredBatches {
       entry = entries[0];
     }
     const key = { organizationId, afterSeq, lastId: entry.lastId, rendering: this.rendering, bytes: entry.bytes };
-    let body = await this.cache.read(key);
+    let body = this.cache.read(key);
     if (!body) {
       body = await storedBatchRepository.body(db, organizationId, this.rendering, afterSeq);
       // Gone, or replaced by another rendering since it was seen: the database answers afresh.
