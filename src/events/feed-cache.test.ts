@@ -109,6 +109,22 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
     expect(readFileSync(join(dir, first)).toString()).toBe(rendered(0));
   });
 
+  it("answers from the rows when a batch it remembered was replaced by another rendering and has no file", async () => {
+    const log = anotherProcess();
+    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
+    // Another process, with another APP_URL, stores its own rendering in the same place.
+    const { database, config, clock } = t.server.services;
+    const other = new EventLog(database, { ...config, appUrl: "http://elsewhere.test", feedCacheDir: undefined }, clock);
+    await other.sealer.seal(t.organizationId);
+    unlinkSync(join(dir, files()[0]));
+    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
+    expect((await log.readBatch(t.organizationId, rows[999].seq)).body.toString()).toBe(rendered(1000));
+    // This process's own batches again, for the tests after this one.
+    await database.db.deleteFrom("event_batches").where("organization_id", "=", t.organizationId).execute();
+    await t.server.services.events.sealer.seal(t.organizationId);
+    await t.server.services.events.stored.cache!.settled();
+  });
+
   it("never serves the file of an event the database no longer holds at that position", async () => {
     // A database restored from an older backup: its positions hold other events than the files,
     // and its stored batches came with it, not through this machine's cache.
