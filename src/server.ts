@@ -58,12 +58,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.listen({ port: config.port, host: config.host });
     scheduler.start();
     statistics.start();
-    services.events.sealer.start(app.log);
+    services.events.start(app.log);
   } catch (error) {
     await scheduler.stop();
     await statistics.stop();
     await app.close();
-    await services.events.sealer.stop();
+    await services.events.stop();
     await listener?.stop();
     await database.close();
     throw error;
@@ -83,7 +83,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await scheduler.stop();
         await statistics.stop();
         await app.close();
-        await services.events.sealer.stop();
+        await services.events.stop();
         await listener?.stop();
         await database.close();
       })()),

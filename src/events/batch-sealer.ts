@@ -70,7 +70,6 @@ export class BatchSealer {
   /** Looks at every organization once, in the background; from now on failures are logged. */
   start(logger: FastifyBaseLogger): void {
     this.logger = logger;
-    this.stored.cache?.setLogger(logger);
     this.sweeping = (async () => {
       for (const organizationId of await organizationRepository.ids(this.database.db)) {
         if (this.stopped) return;
@@ -79,11 +78,10 @@ export class BatchSealer {
     })().catch(() => {});
   }
 
-  /** Stops storing and waits for the batch being stored and the feed cache's writes, so the database can be closed. */
+  /** Stops storing and waits for the batch being stored, so the database can be closed. */
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled([this.sweeping, ...this.running.values()]);
-    await this.stored.cache?.settled();
   }
 
   /** Stores every full batch of the organization not stored yet; resolves when none is left. */

@@ -68,13 +68,14 @@ export class FeedCache {
       // on the event loop, as every read of SQLite's does.
       body = readFileSync(join(this.dir, name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.failed(error, "could not read a cached batch; reading it from the database");
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.failed({ err: error, file: name }, "could not read a cached batch; reading it from the database");
       return undefined;
     }
     // A file cut short or zeroed (a crash between its write and the disk) is not the batch.
     if (body.length !== key.bytes || body[0] !== 0x5b || body[body.length - 1] !== 0x5d) {
-      // Left in place: the batch read from the database is written over it.
-      this.logger?.warn({ file: name, bytes: body.length, expected: key.bytes }, "a cached batch is not whole; reading it from the database");
+      // Left in place: the batch read from the database is written over it. After a crash many
+      // files may be cut short, hence one line a minute.
+      this.failed({ file: name, bytes: body.length, expected: key.bytes }, "a cached batch is not whole; reading it from the database");
       return undefined;
     }
     return body;
@@ -85,7 +86,7 @@ export class FeedCache {
     const name = fileName(key);
     if (!name || body.length !== key.bytes) return;
     const done = this.writeFile(name, body)
-      .catch((error: unknown) => this.failed(error, "could not write a batch to the feed cache; it is served from the database"))
+      .catch((error: unknown) => this.failed({ err: error }, "could not write a batch to the feed cache; it is served from the database"))
       .finally(() => this.pending.delete(done));
     this.pending.add(done);
   }
@@ -119,17 +120,17 @@ export class FeedCache {
     if (this.writtenSinceTrim >= this.limitBytes / 8) {
       this.writtenSinceTrim = 0;
       this.trimming ??= this.trim()
-        .catch((error: unknown) => this.failed(error, "could not trim the feed cache"))
+        .catch((error: unknown) => this.failed({ err: error }, "could not trim the feed cache"))
         .finally(() => (this.trimming = undefined));
     }
   }
 
   /** Logs a failure, at most once a minute: a directory that cannot be written fails every batch. */
-  private failed(error: unknown, message: string): void {
+  private failed(details: Record<string, unknown>, message: string): void {
     const now = Date.now();
     if (now - this.lastFailureLogged < 60_000) return;
     this.lastFailureLogged = now;
-    this.logger?.warn({ err: error, dir: this.dir }, message);
+    this.logger?.warn({ ...details, dir: this.dir }, message);
   }
 
   /** Removes the oldest files until the directory holds at most `TRIM_TO` of the limit. */

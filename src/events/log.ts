@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { FastifyBaseLogger } from "fastify";
 import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../platform/config.js";
 import { nanoTimestamp, type Clock } from "../platform/clock.js";
@@ -75,7 +76,7 @@ export class EventLog {
   private readonly envelopeParts: EnvelopeParts;
   /** The stored batches this process may serve: those rendered as it renders (`renderingKey`). */
   readonly stored: StoredBatches;
-  /** Stores full batches as they fill up; started and stopped with the server. */
+  /** Stores full batches as they fill up; started and stopped with the log (`start`, `stop`). */
   readonly sealer: BatchSealer;
   /** Batches being read in halves now; each holds two connections of the pool. */
   private readingInHalves = 0;
@@ -182,6 +183,18 @@ export class EventLog {
     } finally {
       if (halves) this.readingInHalves--;
     }
+  }
+
+  /** Starts storing full batches in the background; from now on the log's failures are logged. */
+  start(logger: FastifyBaseLogger): void {
+    this.stored.cache?.setLogger(logger);
+    this.sealer.start(logger);
+  }
+
+  /** Stops storing batches and waits for the feed cache's writes, so the database can be closed. */
+  async stop(): Promise<void> {
+    await this.sealer.stop();
+    await this.stored.cache?.settled();
   }
 
   /** Renders a page of the log from its rows. */

@@ -44,7 +44,7 @@ export class StoredBatches {
       body = await storedBatchRepository.body(db, organizationId, this.rendering, afterSeq);
       // Gone, or replaced by another rendering since it was seen: the database answers afresh.
       if (!body) {
-        this.known.get(organizationId)?.delete(afterSeq);
+        if (this.known.get(organizationId)?.delete(afterSeq)) this.remembered--;
         return storedBatchRepository.ahead(db, organizationId, this.rendering, afterSeq);
       }
       this.cache.write(key, body);
