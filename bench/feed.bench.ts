@@ -82,7 +82,12 @@ const secondsOf = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1e6;
  * server compares the servers, not the client's warm-up.
  */
 async function warmUpClient(target: Seeded, batches: number): Promise<void> {
-  await catchUpBareHttp(target, batches);
+  const bare = await startBare(target, batches);
+  try {
+    await readAll(bare.url, "none", bare.pid);
+  } finally {
+    bare.stop();
+  }
 }
 
 /** Reads the whole log from Steward over HTTP in 1,000-event batches while sampling the server's memory. */
@@ -176,17 +181,6 @@ async function startBare(target: Seeded, batches: number): Promise<{ url: string
   }
 }
 
-/** Two passes on a fresh bare server: the first, as Steward's first catch-up is measured, and a warm one. */
-export async function catchUpBareHttp(target: Seeded, batches: number) {
-  const bare = await startBare(target, batches);
-  try {
-    const first = await readAll(bare.url, "none", bare.pid);
-    return { ...first, warm: await readAll(bare.url, "none", bare.pid) };
-  } finally {
-    bare.stop();
-  }
-}
-
 const WARM_ROUNDS = SMALL ? 2 : 4;
 
 /**
@@ -199,7 +193,7 @@ async function againstBare(server: ServeProcess, key: string, expected: number, 
   const http = await catchUpOverHttp(server, key, expected);
   const bareFresh = await readAll(bare.url, "none", bare.pid);
   const rounds: { steward: Awaited<ReturnType<typeof catchUpOverHttp>>; bare: Awaited<ReturnType<typeof readAll>>; ratio: number }[] = [];
-  for (let round_ = 0; round_ < WARM_ROUNDS; round_++) {
+  for (let i = 0; i < WARM_ROUNDS; i++) {
     const steward = await catchUpOverHttp(server, key, expected);
     const bareWarm = await readAll(bare.url, "none", bare.pid);
     rounds.push({ steward, bare: bareWarm, ratio: round(steward.eventsPerSecond / bareWarm.eventsPerSecond) });
@@ -295,17 +289,17 @@ async function sqliteScale() {
       await seed(target, size - target.size);
       seedSeconds += (performance.now() - seedStarted) / 1000;
       await warmUpClient(target, size / BATCH);
-      const large = size === SCALE.largeLog;
-      const bare = large ? await startBare(target, size / BATCH) : undefined;
+      const bare = size === SCALE.largeLog ? await startBare(target, size / BATCH) : undefined;
       try {
         const server = await startChild(target.url);
         try {
           // Catch-up first: it warms the server up, so the latency samples after it are steady.
           // On the large log, in alternation with the bare server; then again on the same, now
           // warm, process: what a server that has been running delivers.
-          if (bare) comparison = await againstBare(server, target.key, size, bare);
-          const http = comparison && large ? comparison.http : await catchUpOverHttp(server, target.key, size);
-          const httpWarm = comparison && large ? comparison.httpWarm : await catchUpOverHttp(server, target.key, size);
+          const compared = bare ? await againstBare(server, target.key, size, bare) : undefined;
+          comparison ??= compared;
+          const http = compared ? compared.http : await catchUpOverHttp(server, target.key, size);
+          const httpWarm = compared ? compared.httpWarm : await catchUpOverHttp(server, target.key, size);
           const ids = await probeIds(target);
           const latency = await batchLatency(server, target.key, ids);
           const latencyInProcess = await batchLatencyInProcess(target, ids);
