@@ -35,8 +35,11 @@ describe("contract versions in a browser", () => {
     await page.getByRole("heading", { level: 1, name: "Edit Orders" }).waitFor();
     // Adding an optional column breaks nobody: saved without a warning.
     await fillDocument(page, "1.3.0", DBT_ORDERS.replace("  - name: order_lines", "      - name: coupon\n        data_type: varchar\n  - name: order_lines"));
+    // Exact: the editor's own heading, "Edit Orders", would match "Orders" before the save is done.
+    const contractHeading = page.getByRole("heading", { level: 1, name: "Orders", exact: true });
+    expect(await contractHeading.count()).toBe(0);
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await contractHeading.waitFor();
     expect(await versionCount()).toBe(2);
 
     const versions = page.getByRole("table", { name: "Versions, newest first" });
@@ -93,7 +96,7 @@ describe("contract versions in a browser", () => {
     await owner.getByRole("button", { name: "Save changes" }).click();
     const ownerWarning = owner.getByRole("alert").filter({ hasText: "This change is breaking" });
     await ownerWarning.getByRole("button", { name: "Save the breaking change" }).click();
-    await owner.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await owner.getByRole("heading", { level: 1, name: "Orders", exact: true }).waitFor();
     expect(await versionCount()).toBe(before + 1);
   });
 });
