@@ -17,6 +17,7 @@ import { openDatabase } from "../platform/database/index.js";
 import { FeedCache } from "./feed-cache.js";
 import { EventLog, MAX_BATCH } from "./log.js";
 import type { EventRow } from "./repository.js";
+import { StoredBatches } from "./stored-batches.js";
 
 const ORG = "0191c2a4-0000-7000-8000-000000000001";
 const LAST = "0191c2a4-0000-7000-8000-0000000000ff";
@@ -88,6 +89,25 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
       last = answer.body.at(-1).id;
     }
     expect(answers).toEqual([rendered(0), rendered(1000), rendered(2000)]);
+  });
+
+  it("remembers where at most so many batches start, and looks up again what it forgot", async () => {
+    const { db, statements } = loggedConnection(kind, t.database.url, 2);
+    try {
+      const { database, events } = t.server.services;
+      const stored = new StoredBatches({ ...database, db }, events.stored.rendering, events.stored.cache, 1);
+      const body = async (afterSeq: number) => (await stored.ahead(t.organizationId, afterSeq))?.batch?.body.toString();
+      expect(await body(0)).toBe(rendered(0));
+      expect(statements).toHaveLength(1);
+      // The look found both stored batches; with room for one, the second is what it kept...
+      expect(await body(rows[999].seq)).toBe(rendered(1000));
+      expect(statements).toHaveLength(1);
+      // ...so the first is looked up again, and served the same.
+      expect(await body(0)).toBe(rendered(0));
+      expect(statements).toHaveLength(2);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("reads a batch whose file is missing, cut short or zeroed from the database, and writes it whole again", async () => {

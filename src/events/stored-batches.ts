@@ -24,6 +24,7 @@ export class StoredBatches {
     private readonly database: Database,
     readonly rendering: string,
     readonly cache?: FeedCache,
+    private readonly maxRemembered = MAX_REMEMBERED,
   ) {}
 
   /** The first stored batch that ends after a position, with its body when it starts there. */
@@ -71,7 +72,7 @@ export class StoredBatches {
     let entries = this.known.get(organizationId);
     if (!entries) this.known.set(organizationId, (entries = new Map()));
     if (entries.has(entry.afterSeq)) return;
-    if (this.remembered >= MAX_REMEMBERED) {
+    if (this.remembered >= this.maxRemembered) {
       this.known.clear();
       this.remembered = 0;
       this.known.set(organizationId, (entries = new Map()));
