@@ -14,6 +14,7 @@ import { startServer } from "../src/server.js";
 import type { ServeProcess } from "../test/helpers/cli.js";
 import {
   benchConfig,
+  CLIENT,
   countEvents,
   cpuSecondsOf,
   createSeeded,
@@ -452,6 +453,7 @@ export async function run(): Promise<Record<string, unknown>> {
   return {
     name: "event-feed",
     scale: SMALL ? "small" : "full",
+    client: CLIENT,
     logSizes: { small: SCALE.smallLog, large: SCALE.largeLog },
     catchUpSqlite: {
       http: large.http,

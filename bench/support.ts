@@ -3,6 +3,7 @@
  * children, and reading feed batches over HTTP without parsing them.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
@@ -220,10 +221,49 @@ export function lastIdOf(text: string): string | undefined {
   return at < 0 ? undefined : text.slice(at + ENVELOPE_ID.length, at + ENVELOPE_ID.length + 36);
 }
 
+/**
+ * The client every benchmark sends its requests with. It shares this machine's two cores with the
+ * server, so what it costs per request moves every rate measured with it: `fetch` spent more CPU
+ * on a request than Steward did to answer it, and so set the pace of the very rates it was meant to
+ * measure (bench/README.md, "The client"). By default requests go through `node:http` on kept-alive
+ * connections, which costs a fraction of that; `BENCH_CLIENT=fetch` measures with `fetch` instead.
+ */
+export const CLIENT: "http" | "fetch" = process.env.BENCH_CLIENT === "fetch" ? "fetch" : "http";
+
+const agent = new http.Agent({ keepAlive: true });
+
+export interface Sent {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Whether the answer's text is wanted; when not, it is read and dropped. */
+  text?: boolean;
+}
+
+/** Sends one request with the benchmarks' client; its status and, when asked for, its text. */
+export function send(url: string, { method = "GET", headers = {}, body, text = false }: Sent = {}): Promise<{ status: number; text: string }> {
+  if (CLIENT === "fetch") {
+    return fetch(url, { method, headers, body }).then(async (res) => ({
+      status: res.status,
+      text: text ? await res.text() : (await res.arrayBuffer(), ""),
+    }));
+  }
+  return new Promise((resolve, reject) => {
+    const sent = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    const req = http.request(url, { method, headers: sent, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => text && chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, text: text ? Buffer.concat(chunks).toString() : "" }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 export async function fetchBatch(url: string, key: string, lastEventId?: string, longPolling = false): Promise<string> {
   const query = `longPolling=${longPolling}${lastEventId ? `&lastEventId=${lastEventId}` : ""}`;
-  const res = await fetch(`${url}/api/events?${query}`, { headers: { "x-api-key": key } });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`GET /api/events answered ${res.status}: ${text}`);
-  return text;
+  const res = await send(`${url}/api/events?${query}`, { headers: { "x-api-key": key }, text: true });
+  if (res.status !== 200) throw new Error(`GET /api/events answered ${res.status}: ${res.text}`);
+  return res.text;
 }

@@ -5,7 +5,7 @@
  * serve` children. `BENCH_SCALE=small` runs the same steps on small numbers.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
-import { cpuSecondsOf, createSeeded, memoryOf, percentile, postgresCpuSeconds, round, SMALL, startChild, stopChild } from "./support.js";
+import { CLIENT, cpuSecondsOf, createSeeded, memoryOf, percentile, postgresCpuSeconds, round, send, SMALL, startChild, stopChild } from "./support.js";
 
 const WRITES = SMALL ? 80 : 2_000;
 /** Documents a synchronizer pushes; `BENCH_SYNC` overrides (the goal is stated for 100,000). */
@@ -15,12 +15,8 @@ const CLIENTS = 8;
 const ROUNDS = SMALL ? 1 : 5;
 
 async function call(url: string, key: string, method: string, path: string, body?: unknown): Promise<number> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await res.arrayBuffer();
+  const headers = { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) };
+  const res = await send(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return res.status;
 }
 
@@ -176,7 +172,7 @@ async function sync(kind: DatabaseKind) {
 
 export async function run(): Promise<Record<string, unknown>> {
   const only = process.env.BENCH_ONLY;
-  const result: Record<string, unknown> = { name: "writes", scale: SMALL ? "small" : "full" };
+  const result: Record<string, unknown> = { name: "writes", scale: SMALL ? "small" : "full", client: CLIENT };
   if (only !== "sync") result.writes = { sqlite: await writes("sqlite"), postgres: await writes("postgres") };
   if (only !== "writes") result.sync = { sqlite: await sync("sqlite"), postgres: await sync("postgres") };
   return result;
