@@ -8,7 +8,7 @@
  * much of the gap to `/health/live` is the key check and how much is reading the team at all.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
-import { CLIENT, cpuSecondsOf, createSeeded, round, send, SMALL, startChild, stopChild } from "./support.js";
+import { CLIENT, CpuPerCall, createSeeded, round, send, SMALL, startChild, stopChild } from "./support.js";
 
 const REQUESTS = SMALL ? 400 : 8_000;
 const CLIENTS = 8;
@@ -44,26 +44,14 @@ async function overhead(kind: DatabaseKind) {
     const lives: number[] = [];
     const readies: number[] = [];
     const teams: number[] = [];
-    // CPU per request of the server and of this process (the client), summed over the rounds: the
-    // client shares the machine's cores with the server, so what it costs moves every rate.
-    const cpu = { live: { server: 0, client: 0 }, ready: { server: 0, client: 0 }, team: { server: 0, client: 0 } };
-    const measured = async (which: keyof typeof cpu, work: () => Promise<number>) => {
-      const [server0, client0] = [cpuSecondsOf(server.child.pid!), process.cpuUsage()];
-      const perSecond = await work();
-      const client = process.cpuUsage(client0);
-      cpu[which].server += cpuSecondsOf(server.child.pid!) - server0;
-      cpu[which].client += (client.user + client.system) / 1e6;
-      return perSecond;
-    };
+    // The client shares the machine's cores with the server, so what it costs moves every rate.
+    const pid = server.child.pid!;
+    const cpu = { live: new CpuPerCall(pid, kind), ready: new CpuPerCall(pid, kind), team: new CpuPerCall(pid, kind) };
     for (let r = 0; r < 3; r++) {
-      lives.push(await measured("live", () => rate(live, {})));
-      readies.push(await measured("ready", () => rate(ready, {})));
-      teams.push(await measured("team", () => rate(team, key)));
+      lives.push(await cpu.live.measure(REQUESTS, () => rate(live, {})));
+      readies.push(await cpu.ready.measure(REQUESTS, () => rate(ready, {})));
+      teams.push(await cpu.team.measure(REQUESTS, () => rate(team, key)));
     }
-    const micros = ({ server, client }: { server: number; client: number }) => ({
-      server: Math.round((server * 1e6) / (3 * REQUESTS)),
-      client: Math.round((client * 1e6) / (3 * REQUESTS)),
-    });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
     const ratio = round(median(teams) / median(lives));
     return {
@@ -76,7 +64,7 @@ async function overhead(kind: DatabaseKind) {
       met: ratio >= 0.5,
       oneQueryHealthReadyPerSecond: median(readies),
       ratioToHealthReady: round(median(teams) / median(readies)),
-      cpuMicrosPerRequest: { healthLive: micros(cpu.live), healthReady: micros(cpu.ready), authenticatedGet: micros(cpu.team) },
+      cpuMicrosPerRequest: { healthLive: cpu.live.report(), healthReady: cpu.ready.report(), authenticatedGet: cpu.team.report() },
     };
   } finally {
     await stopChild(server);

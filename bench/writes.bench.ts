@@ -5,7 +5,7 @@
  * serve` children. `BENCH_SCALE=small` runs the same steps on small numbers.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
-import { CLIENT, cpuSecondsOf, createSeeded, memoryOf, percentile, postgresCpuSeconds, round, send, SMALL, startChild, stopChild } from "./support.js";
+import { CLIENT, CpuPerCall, createSeeded, memoryOf, percentile, round, send, SMALL, startChild, stopChild } from "./support.js";
 
 const WRITES = SMALL ? 80 : 2_000;
 /** Documents a synchronizer pushes; `BENCH_SYNC` overrides (the goal is stated for 100,000). */
@@ -30,36 +30,6 @@ async function perSecond(clients: number, total: number, one: (i: number, client
     }),
   );
   return Math.round(total / ((performance.now() - started) / 1000));
-}
-
-/**
- * CPU time per call of the Steward server (and of PostgreSQL, on it), summed over every run of a
- * kind of call: steadier than the rates, which this shared two-core machine moves by ±25 %.
- */
-class CpuPerCall {
-  private server = 0;
-  private database = 0;
-  private calls = 0;
-
-  constructor(
-    private readonly pid: number,
-    private readonly kind: DatabaseKind,
-  ) {}
-
-  async measure<T>(calls: number, work: () => Promise<T>): Promise<T> {
-    const [server, database] = [cpuSecondsOf(this.pid), this.kind === "postgres" ? postgresCpuSeconds() : 0];
-    const result = await work();
-    this.server += cpuSecondsOf(this.pid) - server;
-    if (this.kind === "postgres") this.database += postgresCpuSeconds() - database;
-    this.calls += calls;
-    return result;
-  }
-
-  /** Microseconds per call. */
-  report(): { server: number; postgres?: number } {
-    const micros = (seconds: number) => Math.round((seconds * 1e6) / this.calls);
-    return { server: micros(this.server), ...(this.kind === "postgres" ? { postgres: micros(this.database) } : {}) };
-  }
 }
 
 async function writes(kind: DatabaseKind) {

@@ -201,7 +201,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
     }
   });
 
-  it("reads a document locked on PostgreSQL and marks its update and its events to go with the commit", async () => {
+  it("reads a document locked on PostgreSQL and marks its update, an insert and its events to go with the commit", async () => {
     const { database } = t.server.services;
     await resourceRepository.insert(database.db, t.organizationId, "team", "sent", columns("sent"), new Date().toISOString());
     const { db, statements } = loggedConnection(kind, t.database.url);
@@ -212,6 +212,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
         work: async (trx) => {
           const stored = await resourceRepository.get(trx, t.organizationId, "team", "sent", { lock: kind });
           await resourceRepository.update(trx, t.organizationId, "team", "sent", { ...columns("sent"), title: "changed" }, new Date().toISOString());
+          await resourceRepository.insert(trx, t.organizationId, "team", "sent-too", columns("sent-too"), new Date().toISOString());
           return { value: stored?.json, rows: [event("sent")] };
         },
       });
@@ -219,12 +220,14 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
       // As Kysely sends them, before the write-behind (pg-write-behind.ts) on PostgreSQL puts the
       // marked writes into the commit's text: a change then costs no round trip of its own.
       const compact = statements.map((text) => text.replace(/\s+/g, " ").trim());
-      expect(compact).toHaveLength(5);
+      expect(compact).toHaveLength(6);
       expect(compact[1]).toMatch(kind === "postgres" ? /^select .* from "resources" where .* for update$/ : /^select .* from "resources" where [^]*"id" = \?$/);
       expect(compact[2]).toMatch(/^update "resources" set "title" = .* \/\* write later \*\/$/);
-      expect(compact[3]).toMatch(/^insert into "events" .* \/\* write later \*\/$/);
+      expect(compact[3]).toMatch(/^insert into "resources" .* \/\* write later \*\/$/);
+      expect(compact[4]).toMatch(/^insert into "events" .* \/\* write later \*\/$/);
       const [row] = await database.db.selectFrom("resources").select("title").where("organization_id", "=", t.organizationId).where("id", "=", "sent").execute();
       expect(row.title).toBe("changed");
+      expect(await resourceRepository.get(database.db, t.organizationId, "team", "sent-too")).toBeDefined();
     } finally {
       await db.destroy();
     }
