@@ -82,8 +82,8 @@ const secondsOf = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1e6;
  * server that is then thrown away warms the client up, so that the first pass measured on each
  * server compares the servers, not the client's warm-up.
  */
-async function warmUpClient(target: Seeded, batches: number): Promise<void> {
-  const bare = await startBare(target, batches);
+async function warmUpClient(batches: BareBatches, count: number): Promise<void> {
+  const bare = await startBare(batches, count);
   try {
     await readAll(bare.url, "none", bare.pid);
   } finally {
@@ -137,42 +137,56 @@ export async function catchUpInProcess(target: Seeded) {
   });
 }
 
+/** The batches a bare server answers with: 16 rendered from the log, in a file of their own. */
+interface BareBatches {
+  file: string;
+  remove(): void;
+}
+
+/** Renders the first 16 batches of the target's log once, for every bare server of a comparison. */
+async function renderForBare(target: Seeded): Promise<BareBatches> {
+  const dir = mkdtempSync(join(tmpdir(), "steward-bench-bare-"));
+  const file = join(dir, "batches.json");
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await withDatabase(target.url, async (database) => {
+      const log = new EventLog(database, benchConfig(target.url), systemClock);
+      const rendered: string[] = [];
+      for (let after = 0; rendered.length < 16; ) {
+        const rows = await log.readAfter(target.organizationId, after);
+        if (rows.length === 0) break; // a log of fewer than 16 batches
+        rendered.push(log.renderBatch(rows));
+        after = rows[rows.length - 1].seq;
+      }
+      writeFileSync(file, JSON.stringify(rendered));
+    });
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { file, remove };
+}
+
 /**
  * The floor for a catch-up over HTTP: a bare Node HTTP server in a child process, answering each
  * request with a batch rendered from the same log (16 of them, in turn, held in memory), read by
  * the same client loop. What remains between it and Steward is Steward's own work per batch.
- * Each pass is `batches` batches and then "[]"; the next pass starts over.
+ * Each pass is `count` batches and then "[]"; the next pass starts over.
  */
-async function startBare(target: Seeded, batches: number): Promise<{ url: string; pid: number; stop(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), "steward-bench-bare-"));
-  const file = join(dir, "batches.json");
-  await withDatabase(target.url, async (database) => {
-    const log = new EventLog(database, benchConfig(target.url), systemClock);
-    const rendered: string[] = [];
-    for (let after = 0; rendered.length < 16; ) {
-      const rows = await log.readAfter(target.organizationId, after);
-      if (rows.length === 0) break; // a log of fewer than 16 batches
-      rendered.push(log.renderBatch(rows));
-      after = rows[rows.length - 1].seq;
-    }
-    writeFileSync(file, JSON.stringify(rendered));
-  });
+async function startBare(batches: BareBatches, count: number): Promise<{ url: string; pid: number; stop(): void }> {
   const script = `
     const http = require("node:http");
     const batches = JSON.parse(require("node:fs").readFileSync(process.env.BATCHES, "utf8"));
     let served = 0;
     const server = http.createServer((req, res) => {
-      const position = served++ % ${batches + 1};
-      const body = position < ${batches} ? batches[position % batches.length] : "[]";
+      const position = served++ % ${count + 1};
+      const body = position < ${count} ? batches[position % batches.length] : "[]";
       res.writeHead(200, { "content-type": "application/cloudevents-batch+json", "cache-control": "no-store" });
       res.end(body);
     });
     server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
-  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, BATCHES: file }, stdio: ["ignore", "pipe", "inherit"] });
-  const stop = () => {
-    child.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, BATCHES: batches.file }, stdio: ["ignore", "pipe", "inherit"] });
+  const stop = () => void child.kill("SIGTERM");
   try {
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     return { url: `http://127.0.0.1:${chunk.toString().trim()}`, pid: child.pid!, stop };
@@ -182,31 +196,70 @@ async function startBare(target: Seeded, batches: number): Promise<{ url: string
   }
 }
 
+/** Pairs of fresh processes compared per catch-up, and warm passes compared on the last pair. */
+const FRESH_ROUNDS = SMALL ? 1 : 3;
 const WARM_ROUNDS = SMALL ? 2 : 4;
 
-/**
- * Steward's catch-up against the bare server's, in alternation, so that what the shared machine
- * does meanwhile falls on both: the first pass of each fresh process, then `WARM_ROUNDS` rounds
- * of one warm pass each. `ratioWarm` is the median of the rounds' ratios; `httpWarm` the round
- * that gave it.
- */
-async function againstBare(server: ServeProcess, key: string, expected: number, bare: { url: string; pid: number }) {
-  const http = await catchUpOverHttp(server, key, expected);
-  const bareFresh = await readAll(bare.url, "none", bare.pid);
-  const rounds: { steward: Awaited<ReturnType<typeof catchUpOverHttp>>; bare: Awaited<ReturnType<typeof readAll>>; ratio: number }[] = [];
-  for (let i = 0; i < WARM_ROUNDS; i++) {
-    const steward = await catchUpOverHttp(server, key, expected);
-    const bareWarm = await readAll(bare.url, "none", bare.pid);
-    rounds.push({ steward, bare: bareWarm, ratio: round(steward.eventsPerSecond / bareWarm.eventsPerSecond) });
+type StewardPass = Awaited<ReturnType<typeof catchUpOverHttp>>;
+type BarePass = Awaited<ReturnType<typeof readAll>>;
+
+/** One pass on each server, Steward's first or the bare server's first. */
+async function pair(server: ServeProcess, key: string, expected: number, bare: { url: string; pid: number }, stewardFirst: boolean) {
+  let steward: StewardPass;
+  let bareRead: BarePass;
+  if (stewardFirst) {
+    steward = await catchUpOverHttp(server, key, expected);
+    bareRead = await readAll(bare.url, "none", bare.pid);
+  } else {
+    bareRead = await readAll(bare.url, "none", bare.pid);
+    steward = await catchUpOverHttp(server, key, expected);
   }
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+  return { steward, bare: bareRead, ratio: round(steward.eventsPerSecond / bareRead.eventsPerSecond), stewardFirst };
+}
+
+const medianOf = <T extends { ratio: number }>(rounds: T[]): T => [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+
+/**
+ * Steward's catch-up against the bare server's, each figure the median of rounds in alternation,
+ * so that what the shared machine does meanwhile falls on both.
+ * - Fresh (`ratio`): `FRESH_ROUNDS` times, a Steward process started with `env` and a bare one,
+ *   both new, each read the log once. A first pass costs a process more than its later ones, the
+ *   bare server's too, so each fresh Steward pass is compared with a fresh bare pass.
+ * - Warm (`ratioWarm`): on the last pair, `WARM_ROUNDS` rounds of one more pass each.
+ * The order within a round alternates: the server read first in a round ran up to a fifth slower.
+ * `use` runs on the last Steward process before it stops.
+ */
+async function againstBare(target: Seeded, env: Record<string, string>, expected: number, batches: BareBatches, use?: (server: ServeProcess) => Promise<void>) {
+  const fresh: Awaited<ReturnType<typeof pair>>[] = [];
+  const warm: Awaited<ReturnType<typeof pair>>[] = [];
+  for (let r = 0; r < FRESH_ROUNDS; r++) {
+    const bare = await startBare(batches, expected / BATCH);
+    try {
+      const server = await startChild(target.url, env);
+      try {
+        fresh.push(await pair(server, target.key, expected, bare, r % 2 === 0));
+        if (r < FRESH_ROUNDS - 1) continue;
+        for (let i = 0; i < WARM_ROUNDS; i++) warm.push(await pair(server, target.key, expected, bare, i % 2 === 0));
+        await use?.(server);
+      } finally {
+        await stopChild(server);
+      }
+    } finally {
+      bare.stop();
+    }
+  }
+  const firstPasses = medianOf(fresh);
+  const warmPasses = medianOf(warm);
+  const summary = (rounds: typeof fresh) =>
+    rounds.map((r) => ({ steward: r.steward.eventsPerSecond, bare: r.bare.eventsPerSecond, ratio: r.ratio, stewardFirst: r.stewardFirst, serverCpuSeconds: r.steward.serverCpuSeconds, bareCpuSeconds: r.bare.serverCpuSeconds }));
   return {
-    http,
-    httpWarm: median.steward,
-    bare: { ...bareFresh, warm: median.bare },
-    ratio: round(http.eventsPerSecond / bareFresh.eventsPerSecond),
-    ratioWarm: median.ratio,
-    warmRounds: rounds.map((r) => ({ steward: r.steward.eventsPerSecond, bare: r.bare.eventsPerSecond, ratio: r.ratio, serverCpuSeconds: r.steward.serverCpuSeconds, bareCpuSeconds: r.bare.serverCpuSeconds })),
+    http: firstPasses.steward,
+    httpWarm: warmPasses.steward,
+    bare: { ...firstPasses.bare, warm: warmPasses.bare },
+    ratio: firstPasses.ratio,
+    ratioWarm: warmPasses.ratio,
+    freshRounds: summary(fresh),
+    warmRounds: summary(warm),
   };
 }
 
@@ -289,35 +342,33 @@ async function sqliteScale() {
       const seedStarted = performance.now();
       await seed(target, size - target.size);
       seedSeconds += (performance.now() - seedStarted) / 1000;
-      await warmUpClient(target, size / BATCH);
-      const bare = size === SCALE.largeLog ? await startBare(target, size / BATCH) : undefined;
+      const batches = await renderForBare(target);
       try {
-        const server = await startChild(target.url);
-        try {
-          // Catch-up first: it warms the server up, so the latency samples after it are steady.
-          // On the large log, in alternation with the bare server; then again on the same, now
-          // warm, process: what a server that has been running delivers.
-          const compared = bare ? await againstBare(server, target.key, size, bare) : undefined;
-          comparison ??= compared;
-          const http = compared ? compared.http : await catchUpOverHttp(server, target.key, size);
-          const httpWarm = compared ? compared.httpWarm : await catchUpOverHttp(server, target.key, size);
+        await warmUpClient(batches, size / BATCH);
+        // Catch-up first: it warms the server up, so the latency samples after it are steady.
+        const latencies = async (server: ServeProcess) => {
           const ids = await probeIds(target);
-          const latency = await batchLatency(server, target.key, ids);
-          const latencyInProcess = await batchLatencyInProcess(target, ids);
-          sizes[String(size)] = { latency, latencyInProcess, http, httpWarm };
-        } finally {
-          await stopChild(server);
-        }
-        if (bare) {
-          const cached = await startChild(target.url, feedCacheEnv(target));
+          return { latency: await batchLatency(server, target.key, ids), latencyInProcess: await batchLatencyInProcess(target, ids) };
+        };
+        if (size === SCALE.largeLog) {
+          // In alternation with the bare server, fresh processes and then warm ones; then the same
+          // on servers with the feed cache.
+          let measured: Awaited<ReturnType<typeof latencies>> | undefined;
+          comparison = await againstBare(target, {}, size, batches, async (server) => void (measured = await latencies(server)));
+          sizes[String(size)] = { ...measured!, http: comparison.http, httpWarm: comparison.httpWarm };
+          withFeedCache = await againstBare(target, feedCacheEnv(target), size, batches);
+        } else {
+          const server = await startChild(target.url);
           try {
-            withFeedCache = await againstBare(cached, target.key, size, bare);
+            const http = await catchUpOverHttp(server, target.key, size);
+            const httpWarm = await catchUpOverHttp(server, target.key, size);
+            sizes[String(size)] = { ...(await latencies(server)), http, httpWarm };
           } finally {
-            await stopChild(cached);
+            await stopChild(server);
           }
         }
       } finally {
-        bare?.stop();
+        batches.remove();
       }
     }
     const inProcess = await catchUpInProcess(target);
@@ -338,23 +389,15 @@ async function postgresCatchUp() {
     const seedStarted = performance.now();
     await seed(target, SCALE.pgCatchUp);
     const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
-    await warmUpClient(target, SCALE.pgCatchUp / BATCH);
-    const bare = await startBare(target, SCALE.pgCatchUp / BATCH);
-    const compare = async (env: Record<string, string>) => {
-      const server = await startChild(target.url, env);
-      try {
-        return await againstBare(server, target.key, SCALE.pgCatchUp, bare);
-      } finally {
-        await stopChild(server);
-      }
-    };
+    const batches = await renderForBare(target);
     let withCache: Awaited<ReturnType<typeof againstBare>>;
     let withoutFeedCache: Awaited<ReturnType<typeof againstBare>>;
     try {
-      withCache = await compare(feedCacheEnv(target));
-      withoutFeedCache = await compare({});
+      await warmUpClient(batches, SCALE.pgCatchUp / BATCH);
+      withCache = await againstBare(target, feedCacheEnv(target), SCALE.pgCatchUp, batches);
+      withoutFeedCache = await againstBare(target, {}, SCALE.pgCatchUp, batches);
     } finally {
-      bare.stop();
+      batches.remove();
     }
     const inProcess = await catchUpInProcess(target);
     return {
@@ -459,6 +502,7 @@ export async function run(): Promise<Record<string, unknown>> {
       http: large.http,
       httpWarm: large.httpWarm,
       baselineBareHttp: scale.comparison.bare,
+      freshRounds: scale.comparison.freshRounds,
       warmRounds: scale.comparison.warmRounds,
       ratio: catchUpRatio,
       ratioWarm: catchUpRatioWarm,
