@@ -250,7 +250,7 @@ describe("the feed cache's directory", () => {
       rmSync(join(dir, "cache"));
       cache.write(key(3, 10), batch(10));
       await cache.settled();
-      expect((await cache.read(key(3, 10)))?.toString()).toBe(batch(10).toString());
+      expect(cache.read(key(3, 10))?.body.toString()).toBe(batch(10).toString());
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -42,12 +42,17 @@ export class FeedService {
     this.shutdown.abort();
   }
 
-  async read(request: FeedRequest): Promise<Buffer> {
+  /**
+   * The batch to answer with. Its body may be in a buffer lent by the feed cache: the caller calls
+   * `release`, when set, once the body has been sent (the response has closed).
+   */
+  async read(request: FeedRequest): Promise<RenderedBatch> {
     const { organizationId } = request;
     const ahead = request.lastEventId === undefined ? undefined : await this.readAhead.take(organizationId, request.lastEventId.toLowerCase());
     // An empty batch read ahead means the consumer has reached the end of the log: a long poll
     // must then be held, and a plain read must see what committed since, so read afresh.
     if (ahead && ahead.count > 0) return this.serve(organizationId, ahead);
+    ahead?.release?.();
     const after = await this.log.positionAfter(organizationId, request.lastEventId);
     const { holdMs, maxHeld, maxHeldPerOrganization } = this.limits;
     if (!request.longPolling || holdMs === 0 || this.shutdown.signal.aborted) {
@@ -84,6 +89,7 @@ export class FeedService {
         const batch = await this.log.readBatch(request.organizationId, after);
         const remaining = deadline - Date.now();
         if (batch.count > 0 || remaining <= 0 || this.shutdown.signal.aborted) return this.serve(request.organizationId, batch);
+        batch.release?.();
         if (!woken) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, remaining);
@@ -112,8 +118,8 @@ export class FeedService {
     return this.log.renderBatch(rows, await this.log.principalNames(organizationId, rows.map((r) => r.principal)));
   }
 
-  private serve(organizationId: string, batch: RenderedBatch): Buffer {
+  private serve(organizationId: string, batch: RenderedBatch): RenderedBatch {
     this.readAhead.served(organizationId, batch);
-    return batch.body;
+    return batch;
   }
 }

@@ -15,7 +15,7 @@ describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind
     t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
       for (let i = 0; i < n; i++) emit("TeamUpdatedEvent", `${prefix}-${i}`);
     });
-  const read = async (lastEventId?: string) => JSON.parse((await t.server.services.feed.read({ organizationId: t.organizationId, lastEventId, longPolling: false })).toString()) as any[];
+  const read = async (lastEventId?: string) => JSON.parse((await t.server.services.feed.read({ organizationId: t.organizationId, lastEventId, longPolling: false })).body.toString()) as any[];
 
   it("serves exactly what a fresh read would, also when events commit in between", async () => {
     await append(2500, "first");

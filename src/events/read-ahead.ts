@@ -20,7 +20,10 @@ export class ReadAhead {
     private readonly ttlMs = 10_000,
   ) {}
 
-  /** The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read failed. */
+  /**
+   * The batch after `lastEventId`, if it was read ahead; undefined otherwise, or if that read
+   * failed. The caller owns it from then on, its `release` included.
+   */
   async take(organizationId: string, lastEventId: string): Promise<RenderedBatch | undefined> {
     this.forgetExpired();
     const key = `${organizationId}\n${lastEventId}`;
@@ -36,7 +39,7 @@ export class ReadAhead {
     const key = `${organizationId}\n${batch.lastId}`;
     this.forgetExpired();
     if (this.batches.has(key)) return;
-    if (this.batches.size >= this.capacity) this.batches.delete(this.batches.keys().next().value!);
+    if (this.batches.size >= this.capacity) this.drop(this.batches.keys().next().value!);
     // After the current response is on its way, not before.
     const next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(organizationId, batch.lastSeq));
     next.catch(() => {});
@@ -48,7 +51,14 @@ export class ReadAhead {
     const now = Date.now();
     for (const [key, batch] of this.batches) {
       if (batch.expires > now) return;
-      this.batches.delete(key);
+      this.drop(key);
     }
+  }
+
+  /** Forgets a batch nobody took, giving back the buffer it may have been lent. */
+  private drop(key: string): void {
+    const held = this.batches.get(key);
+    this.batches.delete(key);
+    held?.batch.then((batch) => batch.release?.(), () => {});
   }
 }

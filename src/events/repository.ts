@@ -34,6 +34,12 @@ export interface RenderedBatch {
   lastSeq: number;
   lastId: string | undefined;
   body: Buffer;
+  /**
+   * Set when the body is in a buffer lent by the feed cache (`BatchBuffers`): to be called once,
+   * when nothing reads the body any more (its response has closed). Until then the buffer is
+   * nobody else's; never called, it is left to the garbage collector.
+   */
+  release?: () => void;
 }
 
 /**

@@ -73,8 +73,11 @@ export function eventRoutes(app: App, feed: FeedService): void {
     },
     async (request, reply) => {
       const { lastEventId, longPolling } = request.query;
-      const body = await feed.read({ organizationId: principalOf(request).organizationId, lastEventId, longPolling: longPolling === "true" });
-      return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(body as never);
+      const batch = await feed.read({ organizationId: principalOf(request).organizationId, lastEventId, longPolling: longPolling === "true" });
+      // A body in a lent buffer is given back once the response has closed: sent, or cut off with
+      // its connection. Not before: a write the socket could not take at once still reads it.
+      if (batch.release) reply.raw.once("close", batch.release);
+      return reply.type(CLOUDEVENTS_BATCH).header("cache-control", "no-store").send(batch.body as never);
     },
   );
 }

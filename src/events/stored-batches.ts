@@ -40,17 +40,17 @@ export class StoredBatches {
       entry = entries[0];
     }
     const key = { organizationId, afterSeq, lastId: entry.lastId, rendering: this.rendering, bytes: entry.bytes };
-    let body = this.cache.read(key);
+    const batch = { count: entry.count, lastSeq: entry.lastSeq, lastId: entry.lastId };
+    const cached = this.cache.read(key);
+    if (cached) return { afterSeq, lastSeq: entry.lastSeq, batch: { ...batch, ...cached } };
+    const body = await storedBatchRepository.body(db, organizationId, this.rendering, afterSeq);
+    // Gone, or replaced by another rendering since it was seen: the database answers afresh.
     if (!body) {
-      body = await storedBatchRepository.body(db, organizationId, this.rendering, afterSeq);
-      // Gone, or replaced by another rendering since it was seen: the database answers afresh.
-      if (!body) {
-        if (this.known.get(organizationId)?.delete(afterSeq)) this.remembered--;
-        return storedBatchRepository.ahead(db, organizationId, this.rendering, afterSeq);
-      }
-      this.cache.write(key, body);
+      if (this.known.get(organizationId)?.delete(afterSeq)) this.remembered--;
+      return storedBatchRepository.ahead(db, organizationId, this.rendering, afterSeq);
     }
-    return { afterSeq, lastSeq: entry.lastSeq, batch: { count: entry.count, lastSeq: entry.lastSeq, lastId: entry.lastId, body } };
+    this.cache.write(key, body);
+    return { afterSeq, lastSeq: entry.lastSeq, batch: { ...batch, body } };
   }
 
   /** The position the organization's stored batches reach (0 when none is stored). */
