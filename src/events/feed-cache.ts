@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import { BatchBuffers } from "./batch-buffers.js";
+import { BatchBuffers, type BufferLease } from "./batch-buffers.js";
 
 /**
  * Names one stored batch on disk. `lastId` is the id of its last event as the database holds it:
@@ -27,6 +27,12 @@ const PART = ".part";
 /** A trim removes the oldest files until the cache holds at most this share of its limit. */
 const TRIM_TO = 0.8;
 
+/** A batch read from its file, in a buffer lent by the cache: `release` gives the buffer back. */
+export interface CachedBody {
+  body: Buffer;
+  release(): void;
+}
+
 /**
  * The feed's stored batches as files on this machine's disk (FEED_CACHE_DIR), so that a consumer
  * catching up is answered from the page cache with one read instead of from the database: on
@@ -40,12 +46,6 @@ const TRIM_TO = 0.8;
  * read stays readable to that reader. Each process trims the directory to its limit after writing
  * an eighth of it, oldest files first.
  */
-/** A batch read from its file, in a buffer lent by the cache: `release` gives the buffer back. */
-export interface CachedBody {
-  body: Buffer;
-  release(): void;
-}
-
 export class FeedCache {
   private readonly buffers = new BatchBuffers();
   private ready: Promise<void> | undefined;
@@ -87,7 +87,7 @@ export class FeedCache {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.failed({ err: error, file: name }, "could not read a cached batch; reading it from the database");
       return undefined;
     }
-    let lease: ReturnType<BatchBuffers["acquire"]> | undefined;
+    let lease: BufferLease | undefined;
     try {
       const bytes = fstatSync(fd).size;
       // A file cut short or zeroed (a crash between its write and the disk) is not the batch.

@@ -64,4 +64,19 @@ describe("ReadAhead", () => {
     expect(await ahead.take("other-org", "id-3000")).toBeUndefined();
     expect(await ahead.take("org", "id-3000")).toBeUndefined(); // the read failed: read normally
   });
+
+  it("gives back the buffer of a batch read ahead that nobody took, and leaves a taken one to its taker", async () => {
+    const released: number[] = [];
+    const ahead = new ReadAhead(async (_org, after) => ({ ...full(after), release: () => released.push(after) }), 1, 50);
+    ahead.served("org", full(0));
+    ahead.served("org", full(1000)); // evicts the read of the batch after 1000
+    await new Promise((r) => setTimeout(r, 10));
+    expect(released).toEqual([1000]);
+    expect(await ahead.take("org", "id-2000")).toBeDefined();
+    ahead.served("org", full(5000));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await ahead.take("org", "id-6000")).toBeUndefined(); // expired
+    await new Promise((r) => setImmediate(r));
+    expect(released).toEqual([1000, 6000]);
+  });
 });
