@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
+import { storedLog } from "../../test/helpers/events.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { BatchBuffers } from "./batch-buffers.js";
 import { MAX_BATCH } from "./log.js";
@@ -67,15 +68,7 @@ describe.each(DATABASES)("answers from lent buffers over HTTP (%s)", (kind) => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "steward-batch-buffers-"));
     t = await startTestServer(kind, { feedCacheDir: dir });
-    for (let done = 0; done < 2500; done += 100) {
-      await t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
-        for (let i = 0; i < 100; i++) emit("TeamUpdatedEvent", `team-${done + i}`);
-      });
-    }
-    await t.server.services.events.sealer.seal(t.organizationId);
-    await t.server.services.events.stored.cache!.settled();
-    rows = await t.server.services.events.readAfter(t.organizationId, 0);
-    rows.push(...(await t.server.services.events.readAfter(t.organizationId, rows.at(-1)!.seq)));
+    rows = await storedLog(t, 2500);
   });
   afterAll(async () => {
     await t?.close();

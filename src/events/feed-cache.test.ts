@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
+import { allEvents, appendTeamEvents, storedLog } from "../../test/helpers/events.js";
 import { loggedConnection } from "../../test/helpers/recorded-queries.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { ConfigError, loadConfig } from "../platform/config.js";
@@ -34,28 +35,11 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
     return new EventLog({ ...database, db }, config, clock);
   };
   const rendered = (from: number) => t.server.services.events.renderBatch(rows.slice(from, from + MAX_BATCH));
-  const appendEvents = async (count: number) => {
-    for (let done = 0; done < count; done += 100) {
-      await t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
-        for (let i = 0; i < 100; i++) emit("TeamUpdatedEvent", `team-${done + i}`);
-      });
-    }
-  };
-  const allRows = async () => {
-    const all: EventRow[] = [];
-    for (let page = await t.server.services.events.readAfter(t.organizationId, 0); page.length > 0; page = await t.server.services.events.readAfter(t.organizationId, all.at(-1)!.seq)) {
-      all.push(...page);
-    }
-    return all;
-  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "steward-feed-cache-"));
     t = await startTestServer(kind, { feedCacheDir: dir });
-    await appendEvents(2500);
-    await t.server.services.events.sealer.seal(t.organizationId);
-    await t.server.services.events.stored.cache!.settled();
-    rows = await allRows();
+    rows = await storedLog(t, 2500);
   });
   afterAll(async () => {
     await t?.close();
@@ -152,8 +136,8 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
     const { database, config, clock, events } = t.server.services;
     await database.db.deleteFrom("event_batches").where("organization_id", "=", t.organizationId).execute();
     await database.db.deleteFrom("events").where("organization_id", "=", t.organizationId).execute();
-    await appendEvents(1000);
-    rows = await allRows();
+    await appendTeamEvents(t, 1000);
+    rows = await allEvents(t);
     await new EventLog(database, { ...config, feedCacheDir: undefined }, clock).sealer.seal(t.organizationId);
     const restored = events.renderBatch(rows);
     // As long as the old file: only its name tells them apart.

@@ -160,18 +160,18 @@ export const resourceRepository = {
   },
 
   async insert(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {
+    const c = stored(columns);
     await sql`insert into "resources" ("organization_id", "kind", "id", "title", "owner_team_id", "status",
       "domain", "archetype", "search_text", "doc", "created_at", "updated_at")
-      values (${organizationId}, ${kind}, ${id}, ${storable(columns.title)}, ${storable(columns.ownerTeamId)},
-        ${storable(columns.status)}, ${storable(columns.domain ?? null)}, ${storable(columns.archetype ?? null)},
-        ${storable(columns.searchText) ?? ""}, ${columns.json}, ${at}, ${at}) ${WRITE_LATER}`.execute(ex);
+      values (${organizationId}, ${kind}, ${id}, ${c.title}, ${c.ownerTeamId}, ${c.status}, ${c.domain}, ${c.archetype},
+        ${c.searchText}, ${c.json}, ${at}, ${at}) ${WRITE_LATER}`.execute(ex);
   },
 
   async update(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {
-    await sql`update "resources" set "title" = ${storable(columns.title)}, "owner_team_id" = ${storable(columns.ownerTeamId)},
-      "status" = ${storable(columns.status)}, "domain" = ${storable(columns.domain ?? null)},
-      "archetype" = ${storable(columns.archetype ?? null)}, "search_text" = ${storable(columns.searchText) ?? ""},
-      "doc" = ${columns.json}, "updated_at" = ${at}
+    const c = stored(columns);
+    await sql`update "resources" set "title" = ${c.title}, "owner_team_id" = ${c.ownerTeamId}, "status" = ${c.status},
+      "domain" = ${c.domain}, "archetype" = ${c.archetype}, "search_text" = ${c.searchText},
+      "doc" = ${c.json}, "updated_at" = ${at}
       where "organization_id" = ${organizationId} and "kind" = ${kind} and "id" = ${id} ${WRITE_LATER}`.execute(ex);
   },
 
@@ -242,4 +242,17 @@ export const resourceRepository = {
 /** Derived columns are plain text; PostgreSQL refuses NUL in text, and documents may contain it. */
 function storable(text: string | null): string | null {
   return text === null ? null : text.replace(/\u0000/g, "");
+}
+
+/** The values a document's columns are stored as, for its insert and its update alike. */
+function stored(columns: ResourceColumns) {
+  return {
+    title: storable(columns.title),
+    ownerTeamId: storable(columns.ownerTeamId),
+    status: storable(columns.status),
+    domain: storable(columns.domain ?? null),
+    archetype: storable(columns.archetype ?? null),
+    searchText: storable(columns.searchText) ?? "",
+    json: columns.json,
+  };
 }
