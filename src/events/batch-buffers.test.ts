@@ -3,17 +3,11 @@
  * the pool stays bounded, and over HTTP no answer ever carries bytes read for another, also while
  * a consumer that does not read its socket holds many answers unsent.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { storedLog } from "../../test/helpers/events.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { serverWithCachedLog } from "../../test/helpers/events.js";
 import { BatchBuffers } from "./batch-buffers.js";
-import { MAX_BATCH } from "./log.js";
-import type { EventRow } from "./repository.js";
 
 describe("lent batch buffers", () => {
   it("lends a buffer to one reader at a time, and takes it back once", () => {
@@ -59,36 +53,22 @@ function answers(received: Buffer): { status: number; body: string }[] {
 }
 
 describe.each(DATABASES)("answers from lent buffers over HTTP (%s)", (kind) => {
-  let t: TestServer;
-  let dir: string;
-  let rows: EventRow[];
-
-  const rendered = (from: number) => t.server.services.events.renderBatch(rows.slice(from, from + MAX_BATCH));
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "steward-batch-buffers-"));
-    t = await startTestServer(kind, { feedCacheDir: dir });
-    rows = await storedLog(t, 2500);
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const cached = serverWithCachedLog(kind);
 
   it("takes back the buffer of each answer once it has been sent", async () => {
-    const cache = t.server.services.events.stored.cache!;
-    for (let i = 0; i < 6; i++) await t.api("GET", i % 2 ? `/api/events?lastEventId=${rows[999].id}` : "/api/events");
+    const cache = cached.t.server.services.events.stored.cache!;
+    for (let i = 0; i < 6; i++) await cached.t.api("GET", i % 2 ? `/api/events?lastEventId=${cached.rows[999].id}` : "/api/events");
     // One buffer at a time was lent, given back and lent again (one more may wait, read ahead).
     expect(cache.idleBuffers).toBeGreaterThan(0);
     expect(cache.idleBuffers).toBeLessThanOrEqual(3);
   });
 
   it("never lends a buffer that an answer not yet sent still holds", async () => {
-    const paths = [`/api/events`, `/api/events?lastEventId=${rows[999].id}`];
-    const expected = [rendered(0), rendered(1000)];
+    const paths = [`/api/events`, `/api/events?lastEventId=${cached.rows[999].id}`];
+    const expected = [cached.rendered(0), cached.rendered(1000)];
     // A consumer that sends forty requests at once on one connection and does not read: the
     // server's answers pile up unsent, each still holding its batch.
-    const { hostname, port } = new URL(t.url);
+    const { hostname, port } = new URL(cached.t.url);
     const socket = connect(Number(port), hostname);
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.pause();
@@ -96,13 +76,13 @@ describe.each(DATABASES)("answers from lent buffers over HTTP (%s)", (kind) => {
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     const ended = new Promise((resolve) => socket.once("end", resolve));
     const piped = Array.from({ length: 40 }, (_, i) => i % 2);
-    socket.write(piped.map((which, i) => `GET ${paths[which]} HTTP/1.1\r\nHost: x\r\nx-api-key: ${t.key}\r\n${i === 39 ? "Connection: close\r\n" : ""}\r\n`).join(""));
+    socket.write(piped.map((which, i) => `GET ${paths[which]} HTTP/1.1\r\nHost: x\r\nx-api-key: ${cached.t.key}\r\n${i === 39 ? "Connection: close\r\n" : ""}\r\n`).join(""));
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     // Meanwhile another consumer reads the same batches over and over, crosswise, through every
     // buffer the pool lends: one given back too early would be written over with the other batch.
     for (let i = 0; i < 60; i++) {
-      const answer = await t.api("GET", paths[(i + 1) % 2]);
+      const answer = await cached.t.api("GET", paths[(i + 1) % 2]);
       expect(answer.text).toBe(expected[(i + 1) % 2]);
     }
 

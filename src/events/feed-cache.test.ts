@@ -8,86 +8,71 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, tr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { allEvents, appendTeamEvents, storedLog } from "../../test/helpers/events.js";
+import { allEvents, appendTeamEvents, serverWithCachedLog } from "../../test/helpers/events.js";
 import { loggedConnection } from "../../test/helpers/recorded-queries.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { ConfigError, loadConfig } from "../platform/config.js";
 import { openDatabase } from "../platform/database/index.js";
 import { FeedCache } from "./feed-cache.js";
 import { EventLog, MAX_BATCH } from "./log.js";
-import type { EventRow } from "./repository.js";
 import { StoredBatches } from "./stored-batches.js";
 
 const ORG = "0191c2a4-0000-7000-8000-000000000001";
 const LAST = "0191c2a4-0000-7000-8000-0000000000ff";
 
 describe.each(DATABASES)("the feed cache (%s)", (kind) => {
-  let t: TestServer;
-  let dir: string;
-  let rows: EventRow[];
+  const cached = serverWithCachedLog(kind);
 
-  const files = () => readdirSync(dir).sort();
+  const files = () => readdirSync(cached.dir).sort();
   /** An event log of its own, as another process on this machine sharing the cache directory. */
-  const anotherProcess = (db = t.server.services.database.db) => {
-    const { database, config, clock } = t.server.services;
+  const anotherProcess = (db = cached.t.server.services.database.db) => {
+    const { database, config, clock } = cached.t.server.services;
     return new EventLog({ ...database, db }, config, clock);
   };
-  const rendered = (from: number) => t.server.services.events.renderBatch(rows.slice(from, from + MAX_BATCH));
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "steward-feed-cache-"));
-    t = await startTestServer(kind, { feedCacheDir: dir });
-    rows = await storedLog(t, 2500);
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it("writes each stored batch to a file and serves it from there, with no query once it knows where batches start", async () => {
-    expect(files()).toEqual([0, rows[999].seq].map((after, i) => `${t.organizationId}.${after}.${rows[999 + i * 1000].id}.${t.server.services.events.stored.rendering}.json`).sort());
-    expect(readFileSync(join(dir, files()[0])).toString()).toBe(rendered(0));
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(files()).toEqual([0, cached.rows[999].seq].map((after, i) => `${cached.t.organizationId}.${after}.${cached.rows[999 + i * 1000].id}.${cached.t.server.services.events.stored.rendering}.json`).sort());
+    expect(readFileSync(join(cached.dir, files()[0])).toString()).toBe(cached.rendered(0));
+    expect(statSync(cached.dir).mode & 0o777).toBe(0o700);
 
-    const { db, statements } = loggedConnection(kind, t.database.url, 2);
+    const { db, statements } = loggedConnection(kind, cached.t.database.url, 2);
     try {
       const log = anotherProcess(db);
       // The first look finds where the stored batches start (one query, no bodies)...
-      expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
+      expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
       expect(statements).toHaveLength(1);
       expect(statements[0].replace("octet_length(body)", "")).not.toContain("body");
       // ...and the next stored batch costs the database nothing.
-      expect((await log.readBatch(t.organizationId, rows[999].seq)).body.toString()).toBe(rendered(1000));
+      expect((await log.readBatch(cached.t.organizationId, cached.rows[999].seq)).body.toString()).toBe(cached.rendered(1000));
       expect(statements).toHaveLength(1);
     } finally {
       await db.destroy();
     }
-    // Over HTTP, every event once, byte for byte as the rows render.
+    // Over HTTP, every event once, byte for byte as the cached.rows render.
     const answers: string[] = [];
     for (let last: string | undefined; ; ) {
-      const answer = await t.api("GET", `/api/events${last ? `?lastEventId=${last}` : ""}`);
+      const answer = await cached.t.api("GET", `/api/events${last ? `?lastEventId=${last}` : ""}`);
       if (answer.body.length === 0) break;
       answers.push(answer.text);
       last = answer.body.at(-1).id;
     }
-    expect(answers).toEqual([rendered(0), rendered(1000), rendered(2000)]);
+    expect(answers).toEqual([cached.rendered(0), cached.rendered(1000), cached.rendered(2000)]);
   });
 
   it("remembers where at most so many batches start, and looks up again what it forgot", async () => {
-    const { db, statements } = loggedConnection(kind, t.database.url, 2);
+    const { db, statements } = loggedConnection(kind, cached.t.database.url, 2);
     try {
-      const { database, events } = t.server.services;
+      const { database, events } = cached.t.server.services;
       const stored = new StoredBatches({ ...database, db }, events.stored.rendering, events.stored.cache, 1);
-      const body = async (afterSeq: number) => (await stored.ahead(t.organizationId, afterSeq))?.batch?.body.toString();
-      expect(await body(0)).toBe(rendered(0));
+      const body = async (afterSeq: number) => (await stored.ahead(cached.t.organizationId, afterSeq))?.batch?.body.toString();
+      expect(await body(0)).toBe(cached.rendered(0));
       expect(statements).toHaveLength(1);
       // The look found both stored batches; with room for one, the second is what it kept...
-      expect(await body(rows[999].seq)).toBe(rendered(1000));
+      expect(await body(cached.rows[999].seq)).toBe(cached.rendered(1000));
       expect(statements).toHaveLength(1);
       // ...so the first is looked up again, and served the same.
-      expect(await body(0)).toBe(rendered(0));
+      expect(await body(0)).toBe(cached.rendered(0));
       expect(statements).toHaveLength(2);
     } finally {
       await db.destroy();
@@ -96,77 +81,77 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
 
   it("reads a batch whose file is missing, cut short or zeroed from the database, and writes it whole again", async () => {
     const [first, second] = files();
-    truncateSync(join(dir, first), 1000);
-    unlinkSync(join(dir, second));
+    truncateSync(join(cached.dir, first), 1000);
+    unlinkSync(join(cached.dir, second));
     const log = anotherProcess();
-    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
-    expect((await log.readBatch(t.organizationId, rows[999].seq)).body.toString()).toBe(rendered(1000));
+    expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
+    expect((await log.readBatch(cached.t.organizationId, cached.rows[999].seq)).body.toString()).toBe(cached.rendered(1000));
     await log.stored.cache!.settled();
-    expect(readFileSync(join(dir, first)).toString()).toBe(rendered(0));
-    expect(readFileSync(join(dir, second)).toString()).toBe(rendered(1000));
+    expect(readFileSync(join(cached.dir, first)).toString()).toBe(cached.rendered(0));
+    expect(readFileSync(join(cached.dir, second)).toString()).toBe(cached.rendered(1000));
 
     // A file of the right length whose bytes are not a batch (a crash can leave zeros).
-    writeFileSync(join(dir, first), Buffer.alloc(statSync(join(dir, first)).size));
+    writeFileSync(join(cached.dir, first), Buffer.alloc(statSync(join(cached.dir, first)).size));
     const again = anotherProcess();
-    expect((await again.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
+    expect((await again.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
     await again.stored.cache!.settled();
-    expect(readFileSync(join(dir, first)).toString()).toBe(rendered(0));
+    expect(readFileSync(join(cached.dir, first)).toString()).toBe(cached.rendered(0));
   });
 
-  it("answers from the rows when a batch it remembered was replaced by another rendering and has no file", async () => {
+  it("answers from the cached.rows when a batch it remembered was replaced by another rendering and has no file", async () => {
     const log = anotherProcess();
-    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
+    expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
     // Another process, with another APP_URL, stores its own rendering in the same place.
-    const { database, config, clock } = t.server.services;
+    const { database, config, clock } = cached.t.server.services;
     const other = new EventLog(database, { ...config, appUrl: "http://elsewhere.test", feedCacheDir: undefined }, clock);
-    await other.sealer.seal(t.organizationId);
-    unlinkSync(join(dir, files()[0]));
-    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(rendered(0));
-    expect((await log.readBatch(t.organizationId, rows[999].seq)).body.toString()).toBe(rendered(1000));
+    await other.sealer.seal(cached.t.organizationId);
+    unlinkSync(join(cached.dir, files()[0]));
+    expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
+    expect((await log.readBatch(cached.t.organizationId, cached.rows[999].seq)).body.toString()).toBe(cached.rendered(1000));
     // This process's own batches again, for the tests after this one.
-    await database.db.deleteFrom("event_batches").where("organization_id", "=", t.organizationId).execute();
-    await t.server.services.events.sealer.seal(t.organizationId);
-    await t.server.services.events.stored.cache!.settled();
+    await database.db.deleteFrom("event_batches").where("organization_id", "=", cached.t.organizationId).execute();
+    await cached.t.server.services.events.sealer.seal(cached.t.organizationId);
+    await cached.t.server.services.events.stored.cache!.settled();
   });
 
   it("never serves the file of an event the database no longer holds at that position", async () => {
     // A database restored from an older backup: its positions hold other events than the files,
     // and its stored batches came with it, not through this machine's cache.
     const [oldFirst] = files();
-    const { database, config, clock, events } = t.server.services;
-    await database.db.deleteFrom("event_batches").where("organization_id", "=", t.organizationId).execute();
-    await database.db.deleteFrom("events").where("organization_id", "=", t.organizationId).execute();
-    await appendTeamEvents(t, 1000);
-    rows = await allEvents(t);
-    await new EventLog(database, { ...config, feedCacheDir: undefined }, clock).sealer.seal(t.organizationId);
-    const restored = events.renderBatch(rows);
+    const { database, config, clock, events } = cached.t.server.services;
+    await database.db.deleteFrom("event_batches").where("organization_id", "=", cached.t.organizationId).execute();
+    await database.db.deleteFrom("events").where("organization_id", "=", cached.t.organizationId).execute();
+    await appendTeamEvents(cached.t, 1000);
+    cached.rows = await allEvents(cached.t);
+    await new EventLog(database, { ...config, feedCacheDir: undefined }, clock).sealer.seal(cached.t.organizationId);
+    const restored = events.renderBatch(cached.rows);
     // As long as the old file: only its name tells them apart.
-    expect(statSync(join(dir, oldFirst)).size).toBe(Buffer.byteLength(restored));
-    expect((await anotherProcess().readBatch(t.organizationId, 0)).body.toString()).toBe(restored);
+    expect(statSync(join(cached.dir, oldFirst)).size).toBe(Buffer.byteLength(restored));
+    expect((await anotherProcess().readBatch(cached.t.organizationId, 0)).body.toString()).toBe(restored);
   });
 
   it("keeps serving when the directory cannot be written", async () => {
     // Below a regular file, no directory can be made, whoever runs the tests.
-    writeFileSync(join(dir, "a-file"), "");
-    const { database, config, clock } = t.server.services;
-    const log = new EventLog(database, { ...config, feedCacheDir: join(dir, "a-file", "cache") }, clock);
-    await log.sealer.seal(t.organizationId);
-    expect((await log.readBatch(t.organizationId, 0)).body.toString()).toBe(t.server.services.events.renderBatch(rows.slice(0, MAX_BATCH)));
+    writeFileSync(join(cached.dir, "a-file"), "");
+    const { database, config, clock } = cached.t.server.services;
+    const log = new EventLog(database, { ...config, feedCacheDir: join(cached.dir, "a-file", "cache") }, clock);
+    await log.sealer.seal(cached.t.organizationId);
+    expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.t.server.services.events.renderBatch(cached.rows.slice(0, MAX_BATCH)));
     await log.stored.cache!.settled();
-    unlinkSync(join(dir, "a-file"));
+    unlinkSync(join(cached.dir, "a-file"));
   });
 
   it("lets two processes write the same batches at once, each file whole", async () => {
     const shared = mkdtempSync(join(tmpdir(), "steward-feed-cache-shared-"));
-    const { database, config, clock } = t.server.services;
-    const [a, b] = [openDatabase(t.database.url), openDatabase(t.database.url)];
+    const { database, config, clock } = cached.t.server.services;
+    const [a, b] = [openDatabase(cached.t.database.url), openDatabase(cached.t.database.url)];
     try {
-      await database.db.deleteFrom("event_batches").where("organization_id", "=", t.organizationId).execute();
+      await database.db.deleteFrom("event_batches").where("organization_id", "=", cached.t.organizationId).execute();
       const logs = [a, b].map((handle) => new EventLog(handle, { ...config, feedCacheDir: shared }, clock));
-      await Promise.all(logs.map((log) => log.sealer.seal(t.organizationId)));
+      await Promise.all(logs.map((log) => log.sealer.seal(cached.t.organizationId)));
       await Promise.all(logs.map((log) => log.stored.cache!.settled()));
       expect(readdirSync(shared)).toHaveLength(1);
-      expect(readFileSync(join(shared, readdirSync(shared)[0])).toString()).toBe(t.server.services.events.renderBatch(rows.slice(0, MAX_BATCH)));
+      expect(readFileSync(join(shared, readdirSync(shared)[0])).toString()).toBe(cached.t.server.services.events.renderBatch(cached.rows.slice(0, MAX_BATCH)));
     } finally {
       await a.close();
       await b.close();

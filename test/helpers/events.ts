@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { MAX_BATCH } from "../../src/events/log.js";
 import type { EventRow } from "../../src/events/repository.js";
-import type { TestServer } from "./server.js";
+import type { DatabaseKind } from "./databases.js";
+import { startTestServer, type TestServer } from "./server.js";
 
 /** Appends `count` TeamUpdatedEvents (subjects `team-<n>`) to the test organization's log, 100 a transaction. */
 export async function appendTeamEvents(t: TestServer, count: number): Promise<void> {
@@ -29,4 +35,36 @@ export async function storedLog(t: TestServer, count: number): Promise<EventRow[
   await t.server.services.events.sealer.seal(t.organizationId);
   await t.server.services.events.stored.cache?.settled();
   return allEvents(t);
+}
+
+/** A test server with a feed cache, and a stored log of 2,500 events (`serverWithCachedLog`). */
+export interface CachedLog {
+  t: TestServer;
+  /** The feed cache's directory. */
+  dir: string;
+  /** The whole log, oldest first. */
+  rows: EventRow[];
+  /** The batch that starts at `rows[from]`, as the server renders it from the rows. */
+  rendered(from: number): string;
+}
+
+/**
+ * Registers, in the calling `describe`, a server with a feed cache in a directory of its own and a
+ * stored log of 2,500 events (two full batches and half of one), removed after the block. The
+ * fields are set once the block's tests run.
+ */
+export function serverWithCachedLog(kind: DatabaseKind): CachedLog {
+  const log = {
+    rendered: (from: number) => log.t.server.services.events.renderBatch(log.rows.slice(from, from + MAX_BATCH)),
+  } as CachedLog;
+  beforeAll(async () => {
+    log.dir = mkdtempSync(join(tmpdir(), "steward-feed-cache-"));
+    log.t = await startTestServer(kind, { feedCacheDir: log.dir });
+    log.rows = await storedLog(log.t, 2500);
+  });
+  afterAll(async () => {
+    await log.t?.close();
+    if (log.dir) rmSync(log.dir, { recursive: true, force: true });
+  });
+  return log;
 }
