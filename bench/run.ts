@@ -1,8 +1,9 @@
 /**
- * Benchmark runner: `npx tsx bench/run.ts [name ...]` runs `bench/<name>.bench.ts` (all of them
- * when no name is given), writes `bench/results/<name>.json` with the machine and date, and
- * prints a summary.
+ * Benchmark runner: `npx tsx bench/run.ts [name ...]` builds Steward when its build is not current,
+ * runs `bench/<name>.bench.ts` (all of them when no name is given), writes
+ * `bench/results/<name>.json` with the machine and date, and prints a summary.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -28,6 +29,13 @@ async function main(): Promise<void> {
     cpuModel: cpus()[0]?.model ?? "unknown",
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
   };
+  // The servers benchmarked are started from the build, as `npm start` runs them: build it unless it is current.
+  const build = spawnSync(process.execPath, [join(here, "..", "scripts", "build.mjs"), "--if-stale"], { stdio: "inherit" });
+  if (build.status !== 0) {
+    console.error("the build failed: no benchmark was run");
+    process.exitCode = 1;
+    return;
+  }
   mkdirSync(join(here, "results"), { recursive: true });
   for (const name of names) {
     const mod = (await import(pathToFileURL(join(here, `${name}${suffix}`)).href)) as { run?: () => Promise<Record<string, unknown>> };

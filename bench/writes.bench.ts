@@ -2,7 +2,7 @@
  * Writes over HTTP: changes with their events from 1 and 8 concurrent clients against no-op PUTs,
  * and a synchronizer pushing many documents (GET, then PUT, per document) against as many no-op
  * PUTs, with the server's memory sampled along the way. Both databases; servers are `steward
- * serve` children. `BENCH_SCALE=small` runs the same steps on small numbers.
+ * serve` children started from the build. `BENCH_SCALE=small` runs the same steps on small numbers.
  */
 import type { DatabaseKind } from "../test/helpers/databases.js";
 import { CLIENT, CpuPerCall, createSeeded, memoryOf, percentile, round, send, SMALL, startChild, stopChild } from "./support.js";

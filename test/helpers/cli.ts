@@ -35,10 +35,13 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `steward serve` on a free port and resolves once it listens. */
-export function serve(env: Record<string, string>): Promise<ServeProcess> {
+/**
+ * Starts `steward serve` on a free port and resolves once it listens: from source, or with
+ * `fromBuild` from `dist/` as `npm start` runs it (which must then have been built).
+ */
+export function serve(env: Record<string, string>, { fromBuild = false } = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, "serve"], {
+    const child = spawn(process.execPath, fromBuild ? ["dist/cli/main.js", "serve"] : [...CLI, "serve"], {
       cwd: ROOT,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     });
