@@ -49,7 +49,7 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
     } finally {
       await db.destroy();
     }
-    // Over HTTP, every event once, byte for byte as the cached.rows render.
+    // Over HTTP, every event once, byte for byte as the rows render.
     const answers: string[] = [];
     for (let last: string | undefined; ; ) {
       const answer = await cached.t.api("GET", `/api/events${last ? `?lastEventId=${last}` : ""}`);
@@ -98,7 +98,7 @@ describe.each(DATABASES)("the feed cache (%s)", (kind) => {
     expect(readFileSync(join(cached.dir, first)).toString()).toBe(cached.rendered(0));
   });
 
-  it("answers from the cached.rows when a batch it remembered was replaced by another rendering and has no file", async () => {
+  it("answers from the rows when a batch it remembered was replaced by another rendering and has no file", async () => {
     const log = anotherProcess();
     expect((await log.readBatch(cached.t.organizationId, 0)).body.toString()).toBe(cached.rendered(0));
     // Another process, with another APP_URL, stores its own rendering in the same place.
