@@ -6,6 +6,7 @@ import type { DataProduct } from "../dataproducts/shapes.js";
 import { findOutputPort } from "../dataproducts/ports.js";
 import { accessRepository, type AccessRecord, type ConsumerType } from "./repository.js";
 import type { Access } from "./shapes.js";
+import { withMembers } from "../../platform/objects.js";
 
 /**
  * The access document: what a request body may set, how its references resolve against the
@@ -38,7 +39,7 @@ export function readBody(body: Record<string, unknown>, id: string): Access {
   delete input.provisioning;
   const { status: _s, active: _a, canceledAt: _c, ...info } = input.info;
   const { teamId: _t, dataContractId: _d, dataContractVersion: _v, ...provider } = input.provider;
-  return { ...input, id, info, provider } as Access;
+  return withMembers(input, { id, info, provider }) as Access;
 }
 
 export interface Dates {

@@ -7,6 +7,7 @@ import { DocumentService, type DocumentDefinition } from "../shared/document-ser
 import { teamOwned } from "../shared/owned-documents.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import type { Asset } from "./shapes.js";
+import { withMembers } from "../../platform/objects.js";
 
 export const assetDefinition: DocumentDefinition<Asset> = {
   kind: "asset",
@@ -21,8 +22,10 @@ export const assetDefinition: DocumentDefinition<Asset> = {
   }),
   // Assigned tags are managed through /assigned-tags; a synchronizer's PUT neither sets nor drops them.
   prepare(asset, before) {
+    // Nothing to take out or keep: the same object, so its JSON text is stored as it came.
+    if (asset.assignedTags === undefined && before?.assignedTags === undefined) return asset;
     const { assignedTags: _ignored, ...rest } = asset;
-    return before?.assignedTags === undefined ? (rest as Asset) : { ...rest, assignedTags: before.assignedTags };
+    return before?.assignedTags === undefined ? (rest as Asset) : (withMembers(rest, { assignedTags: before.assignedTags }) as Asset);
   },
   emitChange(emit, id, before, after) {
     emit(before === undefined ? "AssetCreatedEvent" : after === undefined ? "AssetDeletedEvent" : "AssetUpdatedEvent", id);
@@ -50,8 +53,8 @@ export class AssetService extends DocumentService<Asset> {
       const current = before.assignedTags ?? [];
       if (assign === current.includes(tagId)) return current;
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
-      const after: Asset = { ...before, assignedTags: tags };
-      const columns = { ...this.definition.columns(after), json: JSON.stringify(after) };
+      const after: Asset = withMembers(before, { assignedTags: tags });
+      const columns = withMembers(this.definition.columns(after), { json: JSON.stringify(after) });
       await resourceRepository.update(trx, p.organizationId, "asset", id, columns, this.clock.now().toISOString());
       this.definition.emitChange(emit, id, before, after);
       return tags;

@@ -6,6 +6,7 @@ import { errors, FromQuery, IdParams, NoContent, PageQuery, SafeText } from "../
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import { etagOfJson, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
+import { withMembers } from "../../platform/objects.js";
 
 export interface DocumentRoutesOptions<D extends Document> {
   /** Plural path segment under /api, e.g. `teams`. */
@@ -83,7 +84,7 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
       const query = request.query as Record<string, unknown> & { p?: string; pageSize?: string; from?: string };
       const window = pageWindow(query);
       const filter = { q: query.q as string | undefined, ...o.toFilter?.(query as Record<string, string | undefined>) };
-      const { rows, cut } = await o.service.listStored(principalOf(request), { ...filter, offset: window.offset, limit: window.size + 1 });
+      const { rows, cut } = await o.service.listStored(principalOf(request), withMembers(filter, { offset: window.offset, limit: window.size + 1 }));
       return sendStored(reply, `[${sendLimitedPage(request, reply, rows, window, cut).map((row) => row.json).join(",")}]`);
     },
   );

@@ -8,6 +8,7 @@ import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import { checkDocumentSize, documentLimits } from "./document-limits.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind, type StoredResource } from "./resource-repository.js";
+import { withMembers } from "../../platform/objects.js";
 
 export type Document = Record<string, unknown> & { id: string };
 
@@ -115,7 +116,7 @@ export class DocumentService<D extends Document> {
       ]);
     }
     const { kind } = this.definition;
-    const incoming = { ...body, id } as D;
+    const incoming = withMembers(body, { id }) as D;
     // Stringified once: measured against the limit, then, unless `prepare` makes another document
     // of it, stored, kept as a contract version, digested for the ETag and sent as the answer.
     const incomingJson = JSON.stringify(incoming);
@@ -136,7 +137,7 @@ export class DocumentService<D extends Document> {
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       const json = after === incoming ? incomingJson : JSON.stringify(after);
-      const columns = { ...this.definition.columns(after), json };
+      const columns = withMembers(this.definition.columns(after), { json });
       const at = this.clock.now().toISOString();
       if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
       else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
@@ -144,7 +145,7 @@ export class DocumentService<D extends Document> {
       this.definition.emitChange(emit, id, before, after, extras);
       return { doc: after, created: before === undefined, json };
     });
-    return { ...written, etag: etagOfJson(written.json) };
+    return withMembers(written, { etag: etagOfJson(written.json) });
   }
 
   async get(p: Principal, id: string): Promise<D> {

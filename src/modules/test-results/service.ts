@@ -9,6 +9,7 @@ import { policy } from "../../policies/index.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { testResultRepository, type TestResultFilter } from "./repository.js";
 import type { TestResults } from "./shapes.js";
+import { withMembers } from "../../platform/objects.js";
 
 /** How many of a contract's newest runs the per-server summary looks at. */
 const LATEST_WINDOW = 1000;
@@ -47,7 +48,7 @@ export class TestResultService {
    */
   async publish(p: Principal, body: Record<string, unknown>): Promise<TestResults> {
     const idFromRun = typeof body.runId === "string" && body.runId !== "" && !body.runId.includes("/") && body.runId.length <= 256 ? body.runId : undefined;
-    const run = normalize({ ...body, id: (body.id as string | undefined) ?? idFromRun ?? uuidv7() } as TestResults);
+    const run = normalize(withMembers(body, { id: (body.id as string | undefined) ?? idFromRun ?? uuidv7() }) as TestResults);
     return this.events.transaction(p, async (trx, emit) => {
       const contract = await resourceRepository.get(trx, p.organizationId, "datacontract", run.dataContractId);
       if (!contract) {

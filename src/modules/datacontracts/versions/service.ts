@@ -12,6 +12,7 @@ import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
 import { resourceRepository } from "../../shared/resource-repository.js";
 import { contractVersionRepository } from "./repository.js";
+import { withMembers } from "../../../platform/objects.js";
 
 /** How many affected accesses a comparison names; the count says whether there are more. */
 const MAX_AFFECTED = 1000;
@@ -95,7 +96,7 @@ export class ContractVersionService {
   /** Differences between the current document and a proposed one, without storing anything. */
   async changesProposed(p: Principal, id: string, proposed: ContractDocument): Promise<ChangeReport> {
     const current = await this.current(p, id);
-    const candidate = { ...proposed, id };
+    const candidate = withMembers(proposed, { id });
     const violations = contractFormatOf(candidate).validate(candidate);
     if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
     return this.report(this.database.db, p.organizationId, id, "current", "proposed", diffModels(modelsOf(current), modelsOf(candidate)));
@@ -145,7 +146,7 @@ export class ContractVersionService {
   private async versionDoc(p: Principal, id: string, n: number): Promise<ContractDocument> {
     const version = await contractVersionRepository.get(this.database.db, p.organizationId, id, n);
     if (!version) throw notFound(`Version ${n} of data contract`, id);
-    return { ...(version.doc as ContractDocument), id };
+    return withMembers(version.doc as ContractDocument, { id });
   }
 
   private async report(ex: Executor, organizationId: string, id: string, from: ChangeReport["from"], to: ChangeReport["to"], changes: ContractChange[]): Promise<ChangeReport> {
