@@ -99,4 +99,13 @@ describe.each(DATABASES)("assets (%s)", (kind) => {
     expect((await t.api("GET", "/api/assets/unowned")).status).toBe(404);
     expect((await events()).at(-1)).toBe("unowned:AssetDeletedEvent");
   });
+
+  it("stores a YAML body's __proto__ key as a member of the document, never as its prototype", async () => {
+    // YAML, unlike JSON (refused by the body parser), hands `__proto__` over as an ordinary key.
+    const raw = "__proto__:\n  custom:\n    forged: true\ninfo:\n  source: snowflake\n  sourceId: X.Y.Z\n  type: snowflake_table\n  name: Z\n";
+    const put = await t.api("PUT", "/api/assets/proto", undefined, { contentType: "application/yaml", raw });
+    expect(put.status, put.text).toBe(200);
+    const read = await t.api("GET", "/api/assets/proto");
+    expect(read.text).toBe('{"__proto__":{"custom":{"forged":true}},"info":{"source":"snowflake","sourceId":"X.Y.Z","type":"snowflake_table","name":"Z"},"id":"proto"}');
+  });
 });
