@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB, Database, Executor } from "../platform/database/index.js";
 import { refusedByPostgres } from "../platform/database/pg-write-behind.js";
+import { onOneConnection, type OnOneConnection } from "../platform/database/one-connection.js";
 import { transactionControl } from "../platform/database/transaction-control.js";
 import { eventRepository, type NewEventRow } from "./repository.js";
 
@@ -40,11 +41,16 @@ const SAVEPOINT = "change";
 export class GroupCommit {
   private readonly queues = new Map<string, Waiting[]>();
 
+  /** A connection for each attempt, with the instance bound to it kept (one-connection.ts). */
+  private readonly onOneConnection: OnOneConnection;
+
   constructor(
     private readonly database: Database,
     /** Told after each commit which organizations appended events. */
     private readonly committed: (organizationIds: Set<string>) => void,
-  ) {}
+  ) {
+    this.onOneConnection = onOneConnection(database.db, database.dialect === "sqlite");
+  }
 
   /** Runs `member` in the next group of its queue; resolves once that group's transaction committed. */
   run<T>(member: Member<T>): Promise<{ value: T; appended: boolean }> {
@@ -87,9 +93,7 @@ export class GroupCommit {
   private attempt(group: Waiting[], isolated: boolean): Promise<"settled" | "isolate"> {
     // One connection for the whole attempt, its transaction controlled by hand (`begin` and
     // `commit` carry more than themselves on PostgreSQL, eventRepository.begin says why).
-    return this.database.db
-      .connection()
-      .execute((conn) => this.attemptOn(conn, group, isolated))
+    return this.onOneConnection((conn) => this.attemptOn(conn, group, isolated))
       .catch((error: unknown) => {
         // No connection to be had: nothing of the group ran.
         for (const waiting of group) waiting.settle({ ok: false, error });
