@@ -49,7 +49,7 @@ export class GroupCommit {
     /** Told after each commit which organizations appended events. */
     private readonly committed: (organizationIds: Set<string>) => void,
   ) {
-    this.onOneConnection = onOneConnection(database.db, database.dialect === "sqlite");
+    this.onOneConnection = onOneConnection(database);
   }
 
   /** Runs `member` in the next group of its queue; resolves once that group's transaction committed. */

@@ -2,7 +2,6 @@ import type { Database } from "../platform/database/index.js";
 import type { FeedCache } from "./feed-cache.js";
 import type { RenderedBatch } from "./repository.js";
 import { storedBatchRepository, type StoredBatchAhead, type StoredBatchEntry } from "./stored-batch-repository.js";
-import { withMembers } from "../platform/objects.js";
 
 /** Stored batches looked up at once when the feed cache looks in the database. */
 const LOOK_AHEAD = 64;
@@ -41,9 +40,9 @@ export class StoredBatches {
       entry = entries[0];
     }
     const key = { organizationId, afterSeq, lastId: entry.lastId, rendering: this.rendering, bytes: entry.bytes };
-    const batch = { count: entry.count, lastSeq: entry.lastSeq, lastId: entry.lastId };
+    const { count, lastSeq, lastId } = entry;
     const cached = this.cache.read(key);
-    if (cached) return { afterSeq, lastSeq: entry.lastSeq, batch: withMembers(batch, cached) };
+    if (cached) return { afterSeq, lastSeq, batch: { count, lastSeq, lastId, body: cached.body, release: cached.release } };
     const body = await storedBatchRepository.body(db, organizationId, this.rendering, afterSeq);
     // Gone, or replaced by another rendering since it was seen: the database answers afresh.
     if (!body) {
@@ -51,7 +50,7 @@ export class StoredBatches {
       return storedBatchRepository.ahead(db, organizationId, this.rendering, afterSeq);
     }
     this.cache.write(key, body);
-    return { afterSeq, lastSeq: entry.lastSeq, batch: withMembers(batch, { body }) };
+    return { afterSeq, lastSeq, batch: { count, lastSeq, lastId, body } };
   }
 
   /** The position the organization's stored batches reach (0 when none is stored). */

@@ -145,7 +145,8 @@ export class DocumentService<D extends Document> {
       this.definition.emitChange(emit, id, before, after, extras);
       return { doc: after, created: before === undefined, json };
     });
-    return withMembers(written, { etag: etagOfJson(written.json) });
+    const { doc, created, json } = written;
+    return { doc, created, json, etag: etagOfJson(json) };
   }
 
   async get(p: Principal, id: string): Promise<D> {

@@ -82,10 +82,6 @@ class StoredDocument<D> implements StoredResource<D> {
   }
 }
 
-function toStored<D>(row: Pick<Selectable<ResourcesTable>, "id" | "doc" | "owner_team_id" | "created_at" | "updated_at">): StoredResource<D> {
-  return new StoredDocument<D>(row);
-}
-
 /**
  * Title order that is the same on both databases: PostgreSQL would otherwise compare by the
  * server's locale, SQLite by bytes.
@@ -124,7 +120,7 @@ export const resourceRepository = {
     const lock = options.lock === "postgres" ? FOR_UPDATE : UNLOCKED;
     const { rows } = await sql<StoredRow>`select ${SELECTED} from "resources"
       where "organization_id" = ${organizationId} and "kind" = ${kind} and "id" = ${id}${lock}`.execute(ex);
-    return rows.length > 0 ? toStored<D>(rows[0]) : undefined;
+    return rows.length > 0 ? new StoredDocument<D>(rows[0]) : undefined;
   },
 
   /**
@@ -174,7 +170,7 @@ export const resourceRepository = {
       .execute();
     const position = new Map(wanted.map((rowId, i) => [rowId, i]));
     rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
-    return { rows: rows.map((r) => toStored<D>(r)), cut: wanted.length < sizes.length };
+    return { rows: rows.map((r) => new StoredDocument<D>(r)), cut: wanted.length < sizes.length };
   },
 
   async insert(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {
@@ -241,7 +237,7 @@ export const resourceRepository = {
       .where(containsText(sql.ref("doc"), text))
       .orderBy("row_id")
       .execute();
-    return rows.map((r) => toStored<D>(r));
+    return rows.map((r) => new StoredDocument<D>(r));
   },
 
   /** How many documents of the given kinds a team owns. */

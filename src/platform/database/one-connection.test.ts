@@ -11,7 +11,7 @@ function withTable(kind: DatabaseKind) {
   beforeAll(async () => {
     testDb = await createTestDatabase(kind);
     state.database = openDatabase(testDb.url);
-    state.onOne = onOneConnection(state.database.db, kind === "sqlite");
+    state.onOne = onOneConnection(state.database);
     await sql`create table one_connection (n integer)`.execute(state.database.db);
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { Kysely, SingleConnectionProvider, type DatabaseConnection, type Dialect, type Driver } from "kysely";
+import type { Database } from "./index.js";
 import type { DB } from "./tables.js";
 
 /** Runs `work` on one connection, held for the whole of it. */
@@ -16,15 +17,15 @@ export type OnOneConnection = <T>(work: (conn: Kysely<DB>) => Promise<T>) => Pro
  *
  * Only where the driver hands out the same connection object again: SQLite's one connection. On
  * PostgreSQL every checkout comes wrapped anew (pg-statements.ts, pg-write-behind.ts), so a kept
- * instance would never be met again; there `keep` is false and this is Kysely's own call.
+ * instance would never be met again, and there this is Kysely's own call.
  *
  * The bound instance runs queries and raw statements on its connection, which is all group commit
  * asks of it. Its transaction builder, `connection()` and introspection would need the pool's
  * driver and dialect, which it has not: they fail at once, rather than open a second transaction
  * beside the one on the connection.
  */
-export function onOneConnection(db: Kysely<DB>, keep: boolean): OnOneConnection {
-  if (!keep) return (work) => db.connection().execute(work);
+export function onOneConnection({ db, dialect: name }: Pick<Database, "db" | "dialect">): OnOneConnection {
+  if (name !== "sqlite") return (work) => db.connection().execute(work);
   const executor = db.getExecutor();
   const bound = new WeakMap<DatabaseConnection, Kysely<DB>>();
   return (work) =>
