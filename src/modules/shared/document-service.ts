@@ -7,6 +7,7 @@ import { invalid, notFound, preconditionFailed, type FieldViolation } from "../.
 import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import { checkDocumentSize, documentLimits } from "./document-limits.js";
+import { DocumentReads } from "./document-reads.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind, type StoredResource } from "./resource-repository.js";
 import { withMembers } from "../../platform/objects.js";
 
@@ -102,12 +103,17 @@ function checkPreconditions(label: string, id: string, before: string | undefine
 }
 
 export class DocumentService<D extends Document> {
+  /** Reads of one document outside a transaction, made together with other requests' reads. */
+  readonly #reads: DocumentReads;
+
   constructor(
     readonly definition: DocumentDefinition<D>,
     protected readonly database: Database,
     protected readonly events: EventLog,
     protected readonly clock: Clock,
-  ) {}
+  ) {
+    this.#reads = new DocumentReads(database);
+  }
 
   async put(p: Principal, id: string, body: Record<string, unknown>, conditions: Preconditions = {}, options: WriteOptions = {}): Promise<PutResult<D>> {
     if (body.id !== undefined && body.id !== id) {
@@ -156,7 +162,7 @@ export class DocumentService<D extends Document> {
   /** One document as stored: its JSON text at hand, the document parsed only when read. */
   async getStored(p: Principal, id: string): Promise<StoredResource<D>> {
     this.definition.authorizeRead?.(p);
-    const found = await resourceRepository.get<D>(this.database.db, p.organizationId, this.definition.kind, id);
+    const found = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
     if (!found) throw notFound(this.definition.label, id);
     return found;
   }

@@ -66,6 +66,15 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
     }
   });
 
+  it("finds several documents by their ids through the identity index, as reads made together ask for them", async () => {
+    const ids = ["asset-7", "asset-1234", "missing"];
+    const [query] = await sent((ex) => resourceRepository.getMany(ex, database.dialect, "org", "asset", ids));
+    expect(await plan(query)).toMatch(kind === "postgres" ? /Index Cond: .*organization_id.*kind.*id = wanted\.id/ : /\(organization_id=\? AND kind=\? AND id=\?\)/);
+    if (kind === "postgres") expect(await plan(query)).toMatch(/using resources_identity/);
+    const rows = await resourceRepository.getMany(database.db, database.dialect, "org", "asset", ids);
+    expect(rows.map((row) => row.id).sort()).toEqual(["asset-1234", "asset-7"]);
+  });
+
   it("filters lists by owner, domain and archetype through their own indexes, which hold only rows with a value", async () => {
     const list = (filter: Omit<ListFilter, "offset" | "limit">) => (ex: Database["db"]) => resourceRepository.list(ex, "org", "dataproduct", { ...filter, offset: 0, limit: 100 }, undefined, database.dialect);
     const cases: Array<[Omit<ListFilter, "offset" | "limit">, RegExp, string[]]> = [

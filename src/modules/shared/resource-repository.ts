@@ -61,7 +61,7 @@ export interface ListFilter {
  * the next two scavenges and was moved into the old generation as garbage. That was about 530 bytes
  * per document read (bench/README.md, "Garbage promoted by three patterns").
  */
-class StoredDocument<D> implements StoredResource<D> {
+export class StoredDocument<D> implements StoredResource<D> {
   #parsed: D | undefined;
   readonly id: string;
   readonly json: string;
@@ -99,7 +99,7 @@ const COLUMNS = ["row_id", "id", "doc", "owner_team_id", "created_at", "updated_
  * statement, more than SQLite takes to run one (bench/README.md, "Statements as templates"). A
  * template's text is the same on both databases: identifiers are quoted, every value is a parameter.
  */
-type StoredRow = Pick<Selectable<ResourcesTable>, (typeof COLUMNS)[number]>;
+export type StoredRow = Pick<Selectable<ResourcesTable>, (typeof COLUMNS)[number]>;
 const SELECTED = sql.raw(COLUMNS.map((column) => `"${column}"`).join(", "));
 const FOR_UPDATE = sql.raw(" for update");
 const UNLOCKED = sql.raw("");
@@ -121,6 +121,27 @@ export const resourceRepository = {
     const { rows } = await sql<StoredRow>`select ${SELECTED} from "resources"
       where "organization_id" = ${organizationId} and "kind" = ${kind} and "id" = ${id}${lock}`.execute(ex);
     return rows.length > 0 ? new StoredDocument<D>(rows[0]) : undefined;
+  },
+
+  /**
+   * The rows of the documents among `ids` (distinct) that exist, in no particular order. The ids
+   * travel as one parameter, so the statement's text is the same however many there are; callers
+   * keep the list short (`DocumentReads`). Each id is looked up as `get` looks up one, through all
+   * three columns of the identity index. On PostgreSQL that takes a lookup per id written out:
+   * asked for `"id" = any(…)` on a table not yet analyzed (a fresh installation, or a large
+   * synchronization's first minutes), it searched the index by organization and kind alone and
+   * filtered every document of the kind by id. `limit 1` keeps the planner from folding the
+   * lookup back into a join it may plan the same way.
+   */
+  async getMany(ex: Executor, dialect: DialectName, organizationId: string, kind: ResourceKind, ids: readonly string[]): Promise<StoredRow[]> {
+    const { rows } =
+      dialect === "postgres"
+        ? await sql<StoredRow>`select "found".* from unnest(${ids}::text[]) as "wanted" ("id") cross join lateral (
+            select ${SELECTED} from "resources"
+            where "organization_id" = ${organizationId} and "kind" = ${kind} and "resources"."id" = "wanted"."id" limit 1) as "found"`.execute(ex)
+        : await sql<StoredRow>`select ${SELECTED} from "resources"
+            where "organization_id" = ${organizationId} and "kind" = ${kind} and "id" in (select "value" from json_each(${JSON.stringify(ids)}))`.execute(ex);
+    return rows;
   },
 
   /**

@@ -26,6 +26,19 @@ describe.each(DATABASES)("catalog documents are answered as stored (%s)", (kind)
     for (const res of [put, get, list]) expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
   });
 
+  it("answers GETs sent at once each with its own document and ETag, or 404", async () => {
+    // On PostgreSQL these reads reach the database together (DocumentReads).
+    const ids = ["at-once-1", "at-once-2", "at-once-3"];
+    const puts = await Promise.all(ids.map((id) => t.api("PUT", `/api/teams/${id}`, { name: id })));
+    const gets = await Promise.all([...ids, "at-once-missing"].map((id) => t.api("GET", `/api/teams/${id}`)));
+    expect(gets.map((res) => res.status)).toEqual([200, 200, 200, 404]);
+    ids.forEach((id, i) => {
+      expect(gets[i].body).toEqual({ name: id, id });
+      expect(gets[i].headers.get("etag")).toBe(puts[i].headers.get("etag"));
+    });
+    expect(gets[3].headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  });
+
   it("answers a PUT that changes nothing with the stored document and its ETag", async () => {
     const sent = JSON.stringify({ id: "ops", name: "Ops", members: [{ role: "owner", emailAddress: "a@example.com" }] });
     const first = await t.api("PUT", "/api/teams/ops", undefined, { raw: sent, contentType: "application/json" });

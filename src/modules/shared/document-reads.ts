@@ -1,0 +1,91 @@
+import type { Database } from "../../platform/database/index.js";
+import { resourceRepository, StoredDocument, type ResourceKind, type StoredResource, type StoredRow } from "./resource-repository.js";
+
+/** Ids per statement: a read of many big documents at once stays a bounded answer. */
+export const READ_CHUNK = 16;
+
+type Read = typeof resourceRepository.getMany;
+
+interface Waiter {
+  resolve(found: StoredResource<never> | undefined): void;
+  reject(error: unknown): void;
+}
+
+/** The reads asked for in one turn of the event loop, of one organization and kind. */
+interface Group {
+  organizationId: string;
+  kind: ResourceKind;
+  waiters: Map<string, Waiter[]>;
+}
+
+/**
+ * Reads of one document each, outside any transaction (a `GET` of a catalog document), made
+ * together: every read asked for in one turn of the event loop goes to the database as one
+ * statement per organization and kind. On PostgreSQL each statement is a round trip, and under
+ * concurrent requests that round trip is most of what a read costs both processes: writing to
+ * the backend's socket and waking it took a quarter of the server's CPU for an authenticated
+ * `GET` (bench/README.md, "Reads made together"). With 8 clients about three reads share a
+ * statement.
+ *
+ * A read is sent after the request that asked for it arrived, never before, so it sees every
+ * change committed before that: no answer is older than it would be alone. Each statement names
+ * its organization and kind, and an answer is matched to a read by its id within that statement,
+ * so a read never gets another organization's document. Every caller gets its own object, so
+ * what one request does with its document never reaches another's.
+ *
+ * On SQLite a read is a call into the library on this thread, with no round trip to save;
+ * there each read runs at once, as it is asked for (`coalesce` turns making them together on
+ * for tests).
+ */
+export class DocumentReads {
+  readonly #database: Database;
+  readonly #read: Read;
+  readonly #coalesce: boolean;
+  #groups = new Map<string, Group>();
+
+  constructor(database: Database, { read = resourceRepository.getMany, coalesce = database.dialect === "postgres" }: { read?: Read; coalesce?: boolean } = {}) {
+    this.#database = database;
+    this.#read = read;
+    this.#coalesce = coalesce;
+  }
+
+  get<D>(organizationId: string, kind: ResourceKind, id: string): Promise<StoredResource<D> | undefined> {
+    if (!this.#coalesce) return resourceRepository.get<D>(this.#database.db, organizationId, kind, id);
+    return new Promise((resolve, reject) => {
+      if (this.#groups.size === 0) setImmediate(() => this.#flush());
+      const key = `${organizationId}\u0000${kind}`;
+      let group = this.#groups.get(key);
+      if (group === undefined) this.#groups.set(key, (group = { organizationId, kind, waiters: new Map() }));
+      const waiter: Waiter = { resolve: resolve as Waiter["resolve"], reject };
+      const waiting = group.waiters.get(id);
+      if (waiting === undefined) group.waiters.set(id, [waiter]);
+      else waiting.push(waiter);
+    });
+  }
+
+  /** Sends what this turn asked for; reads asked for meanwhile wait for the next turn. */
+  #flush(): void {
+    const groups = this.#groups;
+    this.#groups = new Map();
+    for (const group of groups.values()) {
+      const ids = [...group.waiters.keys()];
+      for (let start = 0; start < ids.length; start += READ_CHUNK) void this.#answer(group, ids.slice(start, start + READ_CHUNK));
+    }
+  }
+
+  async #answer(group: Group, ids: string[]): Promise<void> {
+    let rows: StoredRow[];
+    try {
+      rows = await this.#read(this.#database.db, this.#database.dialect, group.organizationId, group.kind, ids);
+    } catch (error) {
+      for (const id of ids) for (const waiter of group.waiters.get(id)!) waiter.reject(error);
+      return;
+    }
+    const found = new Map<string, StoredRow>();
+    for (const row of rows) found.set(row.id, row);
+    for (const id of ids) {
+      const row = found.get(id);
+      for (const waiter of group.waiters.get(id)!) waiter.resolve(row === undefined ? undefined : new StoredDocument<never>(row));
+    }
+  }
+}
