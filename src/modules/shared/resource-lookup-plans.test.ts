@@ -73,6 +73,11 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
     if (kind === "postgres") expect(await plan(query)).toMatch(/using resources_identity/);
     const rows = await resourceRepository.getMany(database.db, database.dialect, "org", "asset", ids);
     expect(rows.map((row) => row.id).sort()).toEqual(["asset-1234", "asset-7"]);
+    // One id is asked for with the statement of a single read.
+    const [single] = await sent((ex) => resourceRepository.getMany(ex, database.dialect, "org", "asset", ["asset-7"]));
+    const [byGet] = await sent((ex) => resourceRepository.get(ex, "org", "asset", "asset-7"));
+    expect(single.sql).toBe(byGet.sql);
+    expect((await resourceRepository.getMany(database.db, database.dialect, "org", "asset", ["asset-7"])).map((row) => row.id)).toEqual(["asset-7"]);
   });
 
   it("filters lists by owner, domain and archetype through their own indexes, which hold only rows with a value", async () => {
