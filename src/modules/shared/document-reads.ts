@@ -20,12 +20,12 @@ interface Group {
 
 /**
  * Reads of one document each, outside any transaction (a `GET` of a catalog document), made
- * together: every read asked for in one turn of the event loop goes to the database as one
- * statement per organization and kind. On PostgreSQL each statement is a round trip, and under
- * concurrent requests that round trip is most of what a read costs both processes: writing to
- * the backend's socket and waking it took a quarter of the server's CPU for an authenticated
- * `GET` (bench/README.md, "Reads made together"). With 8 clients about three reads share a
- * statement.
+ * together: every read asked for in one turn of the event loop goes to the database in one
+ * statement per organization and kind (of at most `READ_CHUNK` ids). On PostgreSQL each statement
+ * is a round trip, and under concurrent requests that round trip is most of what a read costs both
+ * processes: writing to the backend's socket and waking it was a quarter of the server's CPU
+ * profile under authenticated `GET`s (bench/README.md, "Reads made together"). With 8 clients
+ * about three reads share a statement.
  *
  * A read is sent after the request that asked for it arrived, never before, so it sees every
  * change committed before that: no answer is older than it would be alone. Each statement names
