@@ -33,6 +33,10 @@ interface Group {
  * so a read never gets another organization's document. Every caller gets its own object, so
  * what one request does with its document never reaches another's.
  *
+ * A general batching loader (DataLoader) answers a whole batch when its slowest part returns: one
+ * organization's reads of big documents would hold every other organization's answers of that
+ * turn. Here each statement answers its own reads as soon as it returns.
+ *
  * On SQLite a read is a call into the library on this thread, with no round trip to save;
  * there each read runs at once, as it is asked for (`coalesce` turns making them together on
  * for tests).
