@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
 import { openDatabase, type Database } from "../../platform/database/index.js";
+import { chunked } from "../../platform/database/chunks.js";
 import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { DocumentReads, READ_CHUNK } from "./document-reads.js";
 import { resourceRepository, type ResourceKind } from "./resource-repository.js";
@@ -98,7 +99,8 @@ describe.each(DATABASES)("reads of one document made together (%s)", (kind) => {
     const ids = Array.from({ length: 40 }, (_, i) => `a${i}`);
     const found = await Promise.all(ids.map((id) => reads.get<{ n: number }>("north", "asset", id)));
     expect(found.map((doc) => doc?.doc.n)).toEqual(ids.map((_, i) => i));
-    expect(statements.map((s) => s.length)).toEqual([16, 16, 8]);
+    expect(statements.map((s) => s.length)).toEqual(chunked(ids, READ_CHUNK).map((slice) => slice.length));
+    expect(statements).toHaveLength(Math.ceil(ids.length / READ_CHUNK));
   });
 
   it("sends what is asked for in a later turn in a statement of its own", async () => {
@@ -126,7 +128,7 @@ describe.each(DATABASES)("reads of one document made together (%s)", (kind) => {
     expect(south).toMatchObject({ status: "rejected", reason: new Error("connection lost") });
   });
 
-  it(`makes reads together by default on PostgreSQL only, where each is a round trip`, async () => {
+  it("makes reads together by default on PostgreSQL only, where each is a round trip", async () => {
     const statements: string[][] = [];
     const reads = new DocumentReads(database, {
       read: (ex, dialect, organizationId, resourceKind, ids) => {
