@@ -1,3 +1,4 @@
+import { chunked } from "../../platform/database/chunks.js";
 import type { Database } from "../../platform/database/index.js";
 import { resourceRepository, StoredDocument, type ResourceKind, type StoredResource, type StoredRow } from "./resource-repository.js";
 
@@ -7,7 +8,8 @@ export const READ_CHUNK = 16;
 type Read = typeof resourceRepository.getMany;
 
 interface Waiter {
-  resolve(found: StoredResource<never> | undefined): void;
+  /** Given the row found, or none; the caller makes its own document of it. */
+  resolve(row: StoredRow | undefined): void;
   reject(error: unknown): void;
 }
 
@@ -60,7 +62,7 @@ export class DocumentReads {
       const key = `${organizationId}\u0000${kind}`;
       let group = this.#groups.get(key);
       if (group === undefined) this.#groups.set(key, (group = { organizationId, kind, waiters: new Map() }));
-      const waiter: Waiter = { resolve: resolve as Waiter["resolve"], reject };
+      const waiter: Waiter = { resolve: (row) => resolve(row === undefined ? undefined : new StoredDocument<D>(row)), reject };
       const waiting = group.waiters.get(id);
       if (waiting === undefined) group.waiters.set(id, [waiter]);
       else waiting.push(waiter);
@@ -72,8 +74,7 @@ export class DocumentReads {
     const groups = this.#groups;
     this.#groups = new Map();
     for (const group of groups.values()) {
-      const ids = [...group.waiters.keys()];
-      for (let start = 0; start < ids.length; start += READ_CHUNK) void this.#answer(group, ids.slice(start, start + READ_CHUNK));
+      for (const ids of chunked([...group.waiters.keys()], READ_CHUNK)) void this.#answer(group, ids);
     }
   }
 
@@ -88,8 +89,7 @@ export class DocumentReads {
     const found = new Map<string, StoredRow>();
     for (const row of rows) found.set(row.id, row);
     for (const id of ids) {
-      const row = found.get(id);
-      for (const waiter of group.waiters.get(id)!) waiter.resolve(row === undefined ? undefined : new StoredDocument<never>(row));
+      for (const waiter of group.waiters.get(id)!) waiter.resolve(found.get(id));
     }
   }
 }
