@@ -233,7 +233,7 @@ async function storeBatches(target: Seeded): Promise<void> {
  * Starts a Steward server for a benchmark as `npm start` runs it: the build, not the sources
  * through `tsx` (`bench/run.ts` builds first). Through `tsx`, about one server process in two
  * promoted the objects of every request into V8's old generation, which cost it CPU and memory
- * that a server started from the build does not spend (bench/README.md, "Servers from the build").
+ * that a server started from the build does not spend (bench/HISTORY.md, "Servers from the build").
  */
 export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env }, { fromBuild: true });

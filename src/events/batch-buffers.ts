@@ -12,7 +12,7 @@ export interface BufferLease {
  * 400 kB buffer per batch served. A new buffer is memory outside V8's heap that only a garbage
  * collection hands back; at a thousand batches a second, once a process has run for a while, V8
  * answers that pressure with a full collection every few dozen batches, and a catch-up then cost
- * twice the CPU (bench/README.md, "Batches in reused buffers").
+ * twice the CPU (bench/HISTORY.md, "Batches in reused buffers").
  *
  * A buffer is lent to one reader at a time. Whoever was lent it gives it back only when nothing
  * can read it any more (the feed: once the response that sent it has closed); until then the pool

@@ -7,7 +7,7 @@
  * member of its own — `{ ...base, id }`, or `{ ...base }` followed by an assignment — outlives the
  * next two scavenges though nothing refers to it, so it and everything it refers to (a request's
  * whole document) is moved into the old generation as garbage, there to wait for a full collection.
- * A copy built member by member is not (bench/README.md, "Garbage promoted by three patterns").
+ * A copy built member by member is not (bench/HISTORY.md, "Garbage promoted by three patterns").
  *
  * Members are defined, not assigned, as a spread defines them: a member named `__proto__` in a
  * client's document stays a member and never becomes the copy's prototype. Symbol-keyed members,

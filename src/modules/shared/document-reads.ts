@@ -26,7 +26,7 @@ interface Group {
  * statement per organization and kind (of at most `READ_CHUNK` ids). On PostgreSQL each statement
  * is a round trip, and under concurrent requests that round trip is most of what a read costs both
  * processes: writing to the backend's socket and waking it was a quarter of the server's CPU
- * profile under authenticated `GET`s (bench/README.md, "Reads made together"). With 8 clients
+ * profile under authenticated `GET`s (bench/HISTORY.md, "Reads made together"). With 8 clients
  * about three reads share a statement.
  *
  * A read is sent after the request that asked for it arrived, never before, so it sees every

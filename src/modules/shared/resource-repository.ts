@@ -59,7 +59,7 @@ export interface ListFilter {
  * prototype, not an object literal with a getter of its own: V8 (Node 20) makes such a literal in
  * dictionary mode, and every one of them, with its row, its text and its parsed document, outlived
  * the next two scavenges and was moved into the old generation as garbage. That was about 530 bytes
- * per document read (bench/README.md, "Garbage promoted by three patterns").
+ * per document read (bench/HISTORY.md, "Garbage promoted by three patterns").
  */
 export class StoredDocument<D> implements StoredResource<D> {
   #parsed: D | undefined;
@@ -96,7 +96,7 @@ const COLUMNS = ["row_id", "id", "doc", "owner_team_id", "created_at", "updated_
  * The read, insert and update of one document are the statements of nearly every catalog request,
  * and are written as `sql` templates rather than with the query builder. The builder allocates and
  * freezes a tree of nodes and compiles it anew on every call: in the server about 20 µs a
- * statement, more than SQLite takes to run one (bench/README.md, "Statements as templates"). A
+ * statement, more than SQLite takes to run one (bench/HISTORY.md, "Statements as templates"). A
  * template's text is the same on both databases: identifiers are quoted, every value is a parameter.
  */
 export type StoredRow = Pick<Selectable<ResourcesTable>, (typeof COLUMNS)[number]>;

@@ -12,7 +12,7 @@ export type OnOneConnection = <T>(work: (conn: Kysely<DB>) => Promise<T>) => Pro
  * Kysely makes a new one on every call, copying its options by a spread and adding the executor,
  * which V8 (Node 20) keeps through the scavenges into the old generation as garbage
  * (`src/platform/objects.ts`). Group commit takes a connection for every group of changes; that was
- * about 40 bytes of old generation per change (bench/README.md, "Garbage promoted by three
+ * about 40 bytes of old generation per change (bench/HISTORY.md, "Garbage promoted by three
  * patterns").
  *
  * Only where the driver hands out the same connection object again: SQLite's one connection. On

@@ -20,7 +20,7 @@ interface Kept {
  * A hit only stamps its entry. Moving it to the end of the map instead (delete, then set) made the
  * map build itself a new table every few dozen calls, and what the scavenges then kept alive and
  * moved into the old generation as garbage came to about 95 bytes per synchronized asset, a few
- * queries (bench/README.md, "Garbage promoted by three patterns").
+ * queries (bench/HISTORY.md, "Garbage promoted by three patterns").
  */
 export function withStatementCache(connection: SQLite.Database, capacity = CAPACITY): SqliteDatabase {
   const statements = new Map<string, Kept>();
