@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
 import { openDatabase, type Database } from "../../platform/database/index.js";
-import { chunked } from "../../platform/database/chunks.js";
 import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { DocumentReads, READ_CHUNK } from "./document-reads.js";
 import { resourceRepository, type ResourceKind } from "./resource-repository.js";
@@ -100,7 +99,10 @@ describe.each(DATABASES)("reads of one document made together (%s)", (kind) => {
     const ids = Array.from({ length: 40 }, (_, i) => `a${i}`);
     const found = await Promise.all(ids.map((id) => reads.get<{ n: number }>("north", "asset", id)));
     expect(found.map((doc) => doc?.doc.n)).toEqual(ids.map((_, i) => i));
-    expect(statements.map((s) => s.length)).toEqual(chunked(ids, READ_CHUNK).map((slice) => slice.length));
+    // Full statements of READ_CHUNK ids and one of the rest, worked out here rather than by the
+    // slicing helper the reads use, so a fault in that helper cannot pass for the expected sizes.
+    const sizes = Array.from({ length: Math.ceil(ids.length / READ_CHUNK) }, (_, i) => Math.min(READ_CHUNK, ids.length - i * READ_CHUNK));
+    expect(statements.map((s) => s.length)).toEqual(sizes);
     expect(statements).toHaveLength(Math.ceil(ids.length / READ_CHUNK));
   });
 
