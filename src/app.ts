@@ -27,6 +27,7 @@ import { registerProblemHandling, writeProblem } from "./platform/http/problems.
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { applyOperationId } from "./platform/http/operation-ids.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/json-depth.js";
+import { logDestination } from "./platform/log.js";
 import type { App } from "./platform/http/types.js";
 import { registerYamlBodies } from "./platform/http/yaml-body.js";
 import { createAjv } from "./platform/validation.js";
@@ -88,7 +89,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     parseTimeoutMs: limits.schemaParseTimeoutMs,
   });
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog }, stream: logDestination() },
     // One line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
