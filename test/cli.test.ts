@@ -107,4 +107,18 @@ describe.each(DATABASES)("steward serve (%s)", (kind) => {
       await database.drop();
     }
   });
+
+  it("keeps serving, and stops cleanly, when the reader of its log has gone", async () => {
+    const database = await createTestDatabase(kind);
+    try {
+      const server = await serve({ DATABASE_URL: database.url, STEWARD_BOOTSTRAP: "false" });
+      // Closing the pipe's only reader makes every later write to the server's stdout fail (EPIPE).
+      server.child.stdout.destroy();
+      for (let i = 0; i < 20; i++) expect((await request(server.url, "GET", "/health/ready")).status).toBe(200);
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  });
 });
