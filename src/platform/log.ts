@@ -5,7 +5,7 @@ import pino from "pino";
  * logged it returns, as Node's own console writes to a pipe.
  *
  * pino's default hands lines to libuv's thread pool instead. Each hand-over wakes a pool thread
- * and, when the write is done, the event loop: on two cores that cost every request 5–12 µs of the
+ * and, when the write is done, the event loop: on two cores that cost every request 5–20 µs of the
  * server's CPU, more than writing the line in place (bench/HISTORY.md, "Log lines written in
  * place"). A line handed over and not yet written is also lost when the process is killed; written
  * in place, it is with the reader before the next request is served.
