@@ -15,17 +15,16 @@ export type OnOneConnection = <T>(work: (conn: Kysely<DB>) => Promise<T>) => Pro
  * about 40 bytes of old generation per change (bench/HISTORY.md, "Garbage promoted by three
  * patterns").
  *
- * Only where the driver hands out the same connection object again: SQLite's one connection. On
- * PostgreSQL every checkout comes wrapped anew (pg-statements.ts, pg-write-behind.ts), so a kept
- * instance would never be met again, and there this is Kysely's own call.
+ * Kept per connection object, which the driver hands out again for the same connection: SQLite's
+ * one connection, and on PostgreSQL each of the pool's (whose wrappers are made once per connection,
+ * pg-statements.ts and pg-write-behind.ts).
  *
  * The bound instance runs queries and raw statements on its connection, which is all group commit
  * asks of it. Its transaction builder, `connection()` and introspection would need the pool's
  * driver and dialect, which it has not: they fail at once, rather than open a second transaction
  * beside the one on the connection.
  */
-export function onOneConnection({ db, dialect: name }: Pick<Database, "db" | "dialect">): OnOneConnection {
-  if (name !== "sqlite") return (work) => db.connection().execute(work);
+export function onOneConnection({ db }: Pick<Database, "db">): OnOneConnection {
   const executor = db.getExecutor();
   const bound = new WeakMap<DatabaseConnection, Kysely<DB>>();
   return (work) =>

@@ -38,6 +38,23 @@ describe("statements prepared once per connection (postgres)", () => {
     await database?.drop();
   });
 
+  it("hands out one wrapper per connection, configured once", async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const named = withNamedStatements(pool);
+    const first = await named.connect();
+    first.release();
+    const second = await named.connect();
+    try {
+      // Kysely keeps one connection object of its own per object the pool hands it.
+      expect(second).toBe(first);
+      const { rows } = (await second.query("show plan_cache_mode", [])) as unknown as { rows: Array<{ plan_cache_mode: string }> };
+      expect(rows[0].plan_cache_mode).toBe("force_custom_plan");
+    } finally {
+      second.release();
+      await pool.end();
+    }
+  });
+
   it("prepares a repeated statement once and answers each run with its own parameters", async () => {
     open();
     for (let n = 0; n < 5; n++) await db.insertInto("things").values({ id: `t${n}`, n }).execute();

@@ -9,22 +9,31 @@ interface Tables {
   things: { id: string; n: number; note: string | null };
 }
 
-/** A pool of one connection that records each text it sends: one per round trip. */
+/**
+ * A pool of one connection that records each text it sends: one per round trip. Like the pools it
+ * stands in for, it hands out one object per connection.
+ */
 function recordingPool(url: string): { pool: PostgresPool; sent: string[] } {
   const inner = withNamedStatements(new pg.Pool({ connectionString: url, max: 1 }));
   const sent: string[] = [];
+  const recording = new WeakMap<object, Awaited<ReturnType<PostgresPool["connect"]>>>();
   return {
     sent,
     pool: {
       async connect() {
         const client = await inner.connect();
-        return {
-          query: ((text: unknown, values?: unknown[]) => {
-            if (typeof text === "string") sent.push(text);
-            return client.query(text as string, values ?? []);
-          }) as never,
-          release: () => client.release(),
-        };
+        let recorder = recording.get(client);
+        if (!recorder) {
+          recorder = {
+            query: ((text: unknown, values?: unknown[]) => {
+              if (typeof text === "string") sent.push(text);
+              return client.query(text as string, values ?? []);
+            }) as never,
+            release: () => client.release(),
+          };
+          recording.set(client, recorder);
+        }
+        return recorder;
       },
       end: () => inner.end(),
     },
@@ -34,6 +43,7 @@ function recordingPool(url: string): { pool: PostgresPool; sent: string[] } {
 describe("writes sent with the next statement (postgres)", () => {
   let database: TestDatabase;
   let db: Kysely<Tables>;
+  let behind: PostgresPool;
   let sent: string[];
 
   beforeAll(async () => {
@@ -44,7 +54,8 @@ describe("writes sent with the next statement (postgres)", () => {
     await admin.end();
     const recording = recordingPool(database.url);
     sent = recording.sent;
-    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withWriteBehind(recording.pool) }) });
+    behind = withWriteBehind(recording.pool);
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: behind }) });
   });
   afterAll(async () => {
     await db?.destroy();
@@ -202,5 +213,24 @@ describe("writes sent with the next statement (postgres)", () => {
       "commit",
     ]);
     expect((await db.selectFrom("things").select("note").where("id", "=", "long").executeTakeFirstOrThrow()).note).toBe(long);
+  });
+
+  it("hands out one wrapper per connection, and sends nothing a checkout released in a transaction left unsent", async () => {
+    const first = await behind.connect();
+    await first.query("begin", []);
+    await first.query('insert into "things" ("id", "n") values ($1, $2) /* write later */', ["left-behind", 1]);
+    first.release();
+    const second = await behind.connect();
+    try {
+      // Kysely keeps one connection object of its own per object the pool hands it.
+      expect(second).toBe(first);
+      // The session is still in the transaction the first checkout opened; the write it kept is gone.
+      await second.query("select 1", []);
+    } finally {
+      await second.query("rollback", []);
+      second.release();
+    }
+    expect(sent.join("\n")).not.toContain("left-behind");
+    expect(await stored()).toEqual([]);
   });
 });

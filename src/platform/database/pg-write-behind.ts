@@ -90,53 +90,66 @@ const asOneText = (statements: string[]) => statements.map((s) => `${s};`).join(
  * statement that cannot be so written sends the writes ahead on their own.
  */
 export function withWriteBehind(pool: PostgresPool): PostgresPool {
+  // One wrapper per connection, kept, as in pg-statements.ts: Kysely keys its own connection
+  // objects by what the pool hands out. What a wrapper holds is reset whenever it is released.
+  const wrapped = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
-      let pending: string[] = [];
-      let inTransaction = false;
-      const take = () => {
-        const writes = pending;
-        pending = [];
-        return writes;
-      };
-      const query = async (text: unknown, parameters?: ReadonlyArray<unknown>): Promise<unknown> => {
-        if (typeof text !== "string") {
-          if (pending.length > 0) await client.query(asOneText(take()), []);
-          return client.query(text as never);
-        }
-        const values = parameters ?? [];
-        if (inTransaction && text.endsWith(MARK)) {
-          const write = withLiterals(text.slice(0, -MARK.length).trimEnd(), values);
-          if (write !== undefined) {
-            pending.push(write);
-            return NOTHING_YET;
-          }
-        }
-        if (OPENS.test(text)) inTransaction = true;
-        else if (ENDS.test(text)) inTransaction = false;
-        if (ROLLS_BACK.test(text)) pending = [];
-        if (pending.length === 0) return client.query(text, values as unknown[]);
-        const statement = values.length === 0 ? text : withLiterals(text, values);
-        if (statement === undefined) {
-          await client.query(asOneText(take()), []);
-          return client.query(text, values as unknown[]);
-        }
-        const results = (await client.query(asOneText([...take(), statement]), [])) as unknown as pg.QueryResult[];
-        // One result per statement; the caller's is the last.
-        return results[results.length - 1];
-      };
-      return {
-        query: query as unknown as PostgresPoolClient["query"],
-        release: () => {
-          // A transaction left without commit or rollback keeps nothing it did not send.
-          pending = [];
-          inTransaction = false;
-          client.release();
-        },
-      };
+      let wrapper = wrapped.get(client);
+      if (!wrapper) {
+        wrapper = writingBehind(client);
+        wrapped.set(client, wrapper);
+      }
+      return wrapper;
     },
     end: () => pool.end(),
+  };
+}
+
+/** `client` with its marked writes kept until its next statement (`withWriteBehind`). */
+function writingBehind(client: PostgresPoolClient): PostgresPoolClient {
+  let pending: string[] = [];
+  let inTransaction = false;
+  const take = () => {
+    const writes = pending;
+    pending = [];
+    return writes;
+  };
+  const query = async (text: unknown, parameters?: ReadonlyArray<unknown>): Promise<unknown> => {
+    if (typeof text !== "string") {
+      if (pending.length > 0) await client.query(asOneText(take()), []);
+      return client.query(text as never);
+    }
+    const values = parameters ?? [];
+    if (inTransaction && text.endsWith(MARK)) {
+      const write = withLiterals(text.slice(0, -MARK.length).trimEnd(), values);
+      if (write !== undefined) {
+        pending.push(write);
+        return NOTHING_YET;
+      }
+    }
+    if (OPENS.test(text)) inTransaction = true;
+    else if (ENDS.test(text)) inTransaction = false;
+    if (ROLLS_BACK.test(text)) pending = [];
+    if (pending.length === 0) return client.query(text, values as unknown[]);
+    const statement = values.length === 0 ? text : withLiterals(text, values);
+    if (statement === undefined) {
+      await client.query(asOneText(take()), []);
+      return client.query(text, values as unknown[]);
+    }
+    const results = (await client.query(asOneText([...take(), statement]), [])) as unknown as pg.QueryResult[];
+    // One result per statement; the caller's is the last.
+    return results[results.length - 1];
+  };
+  return {
+    query: query as unknown as PostgresPoolClient["query"],
+    release: () => {
+      // A transaction left without commit or rollback keeps nothing it did not send.
+      pending = [];
+      inTransaction = false;
+      client.release();
+    },
   };
 }
 
