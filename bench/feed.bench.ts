@@ -34,7 +34,7 @@ import {
 
 const SCALE = SMALL
   ? { largeLog: 20_000, smallLog: 2_000, latencySamples: 10, wakeSamples: 30, pgCatchUp: 20_000 }
-  : { largeLog: 1_000_000, smallLog: 10_000, latencySamples: 100, wakeSamples: 200, pgCatchUp: 1_000_000 };
+  : { largeLog: 1_000_000, smallLog: 10_000, latencySamples: 300, wakeSamples: 200, pgCatchUp: 1_000_000 };
 const BATCH = 1000;
 
 // ---------------------------------------------------------------------------------------------
@@ -315,21 +315,69 @@ async function batchLatencyInProcess(target: Seeded, probes: Probes) {
   });
 }
 
-/** Median time of one batch request after each probe id. */
-async function batchLatency(server: ServeProcess, key: string, probes: Probes) {
-  const result: Record<string, number> = {};
-  for (const [where, { id, events }] of Object.entries(probes)) {
-    for (let i = 0; i < 20; i++) await fetchBatch(server.url, key, id); // warm-up
-    const samples: number[] = [];
-    for (let i = 0; i < SCALE.latencySamples; i++) {
+/** A server over one log, and where on that log its batch latencies are measured. */
+interface LatencyTarget {
+  server: ServeProcess;
+  key: string;
+  probes: Probes;
+}
+
+/**
+ * Median time of one batch request after each probe id, on each log's server, their samples taken
+ * in turn (the order swapped every round). Measured one log after the other, a second of load from
+ * elsewhere on the machine fell on one side only: the ratio of the same build went from 0.73 to
+ * 1.83 between two runs of the same hour.
+ */
+async function batchLatencies(targets: LatencyTarget[]): Promise<Record<string, number>[]> {
+  const results = targets.map(() => ({}) as Record<string, number>);
+  for (const where of ["nearStart", "nearEnd", "insideNearEnd"] as const) {
+    const samples = targets.map(() => [] as number[]);
+    const sample = async (n: number) => {
+      const { server, key, probes } = targets[n];
       const started = performance.now();
-      const text = await fetchBatch(server.url, key, id);
-      samples.push(performance.now() - started);
-      if (countEvents(text) !== events) throw new Error(`expected ${events} events after ${where}`);
+      const text = await fetchBatch(server.url, key, probes[where].id);
+      samples[n].push(performance.now() - started);
+      if (countEvents(text) !== probes[where].events) throw new Error(`expected ${probes[where].events} events after ${where}`);
+    };
+    for (const { server, key, probes } of targets) for (let i = 0; i < 20; i++) await fetchBatch(server.url, key, probes[where].id); // warm-up
+    for (let i = 0; i < SCALE.latencySamples; i++) {
+      const order = targets.map((_, n) => n);
+      if (i % 2 === 1) order.reverse();
+      for (const n of order) await sample(n);
     }
-    result[`${where}MedianMs`] = round(percentile(samples, 50));
+    samples.forEach((taken, n) => (results[n][`${where}MedianMs`] = round(percentile(taken, 50))));
   }
-  return result;
+  return results;
+}
+
+/**
+ * The small log's side of the batch latency: a log of its own at that size, seeded and stored as
+ * the large one was, and a server over it that has read it through a few times (as the large log's
+ * server has served its catch-ups), measured in turn with the large log's server.
+ */
+async function latenciesAgainstSmallLog(large: { server: ServeProcess; target: Seeded }) {
+  const small = await createSeeded("sqlite");
+  try {
+    await seed(small, SCALE.smallLog);
+    const server = await startChild(small.url);
+    try {
+      for (let served = 0; served < 20 * SCALE.smallLog; served += SCALE.smallLog) await catchUpOverHttp(server, small.key, SCALE.smallLog);
+      const smallProbes = await probeIds(small);
+      const largeProbes = await probeIds(large.target);
+      const [smallLatency, largeLatency] = await batchLatencies([
+        { server, key: small.key, probes: smallProbes },
+        { server: large.server, key: large.target.key, probes: largeProbes },
+      ]);
+      return {
+        small: { latency: smallLatency, latencyInProcess: await batchLatencyInProcess(small, smallProbes) },
+        large: { latency: largeLatency, latencyInProcess: await batchLatencyInProcess(large.target, largeProbes) },
+      };
+    } finally {
+      await stopChild(server);
+    }
+  } finally {
+    await small.drop();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +395,7 @@ async function sqliteScale() {
     let seedSeconds = 0;
     let comparison: Awaited<ReturnType<typeof againstBare>> | undefined;
     let withFeedCache: Awaited<ReturnType<typeof againstBare>> | undefined;
+    let latencyOfSmallLog: Awaited<ReturnType<typeof latenciesAgainstSmallLog>>["small"] | undefined;
     for (const size of [SCALE.smallLog, SCALE.largeLog]) {
       const seedStarted = performance.now();
       await seed(target, size - target.size);
@@ -354,17 +403,14 @@ async function sqliteScale() {
       const batches = await renderForBare(target);
       try {
         await warmUpClient(target, batches, size / BATCH);
-        // Catch-up first: it warms the server up, so the latency samples after it are steady.
-        const latencies = async (server: ServeProcess) => {
-          const ids = await probeIds(target);
-          return { latency: await batchLatency(server, target.key, ids), latencyInProcess: await batchLatencyInProcess(target, ids) };
-        };
         if (size === SCALE.largeLog) {
           // In alternation with the bare server, fresh processes and then warm ones; then the same
-          // on servers with the feed cache.
-          let measured: Awaited<ReturnType<typeof latencies>> | undefined;
-          comparison = await againstBare(target, {}, size, batches, async (server) => void (measured = await latencies(server)));
-          sizes[String(size)] = { ...measured!, http: comparison.http, httpWarm: comparison.httpWarm };
+          // on servers with the feed cache. The batch latencies of both sizes are taken on the
+          // last warm server, after its catch-ups, in turn with a server over a small log.
+          let measured: Awaited<ReturnType<typeof latenciesAgainstSmallLog>> | undefined;
+          comparison = await againstBare(target, {}, size, batches, async (server) => void (measured = await latenciesAgainstSmallLog({ server, target })));
+          sizes[String(size)] = { ...measured!.large, http: comparison.http, httpWarm: comparison.httpWarm };
+          latencyOfSmallLog = measured!.small;
           withFeedCache = await againstBare(target, feedCacheEnv(target), size, batches);
         } else {
           const server = await startChild(target.url);
@@ -374,13 +420,12 @@ async function sqliteScale() {
             // Then the same server reads its log again until it has served as many events as the
             // large log's catch-up will: a process's memory grows with the work it has done (V8
             // widens its young generation under a steady rate of allocation) until it levels off,
-            // and only a comparison at equal work shows what the log's size adds. The latency
-            // samples come after, as on the large log's server, which has served its catch-up.
+            // and only a comparison at equal work shows what the log's size adds.
             let afterSameWork = httpWarm.serverMemoryMiB;
             for (let served = 2 * size; served < SCALE.largeLog; served += size) {
               afterSameWork = (await catchUpOverHttp(server, target.key, size)).serverMemoryMiB;
             }
-            sizes[String(size)] = { ...(await latencies(server)), http, httpWarm, afterSameWork };
+            sizes[String(size)] = { http, httpWarm, afterSameWork };
           } finally {
             await stopChild(server);
           }
@@ -390,6 +435,7 @@ async function sqliteScale() {
       }
     }
     const inProcess = await catchUpInProcess(target);
+    sizes[String(SCALE.smallLog)] = { ...(sizes[String(SCALE.smallLog)] as object), ...latencyOfSmallLog! };
     return { sizes, comparison: comparison!, withFeedCache: withFeedCache!, inProcessLargeLog: inProcess, seedSeconds: round(seedSeconds, 1) };
   } finally {
     await target.drop();
