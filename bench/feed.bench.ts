@@ -339,7 +339,9 @@ async function batchLatencies(targets: LatencyTarget[]): Promise<Record<string, 
       samples[n].push(performance.now() - started);
       if (countEvents(text) !== probes[where].events) throw new Error(`expected ${probes[where].events} events after ${where}`);
     };
-    for (const { server, key, probes } of targets) for (let i = 0; i < 20; i++) await fetchBatch(server.url, key, probes[where].id); // warm-up
+    for (const { server, key, probes } of targets) {
+      for (let i = 0; i < 20; i++) await fetchBatch(server.url, key, probes[where].id); // warm-up
+    }
     for (let i = 0; i < SCALE.latencySamples; i++) {
       const order = targets.map((_, n) => n);
       if (i % 2 === 1) order.reverse();
@@ -361,7 +363,7 @@ async function latenciesAgainstSmallLog(large: { server: ServeProcess; target: S
     await seed(small, SCALE.smallLog);
     const server = await startChild(small.url);
     try {
-      for (let served = 0; served < 20 * SCALE.smallLog; served += SCALE.smallLog) await catchUpOverHttp(server, small.key, SCALE.smallLog);
+      for (let pass = 0; pass < 20; pass++) await catchUpOverHttp(server, small.key, SCALE.smallLog);
       const smallProbes = await probeIds(small);
       const largeProbes = await probeIds(large.target);
       const [smallLatency, largeLatency] = await batchLatencies([

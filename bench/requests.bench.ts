@@ -59,7 +59,7 @@ async function overhead(kind: DatabaseKind) {
     for (let r = 0; r < ROUNDS; r++) {
       for (const measure of r % 2 === 0 ? kinds : [...kinds].reverse()) await measure();
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) / 2];
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const ratio = round(median(teams) / median(lives));
     return {
       requests: REQUESTS,
