@@ -77,7 +77,13 @@ export class Problem extends Error {
     violations?: FieldViolation[],
     readonly headers: Record<string, string> = {},
   ) {
+    // A client's problem is an answer, not a fault, and its stack is never read: capturing one
+    // cost about 5 µs of every 4xx (each of an asset synchronizer's 404s, each stranger's 401).
+    // A 5xx keeps its stack.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "Problem";
     this.violations = listed(violations);
   }
