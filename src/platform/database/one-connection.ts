@@ -1,5 +1,6 @@
 import { Kysely, SingleConnectionProvider, type DatabaseConnection, type Dialect, type Driver } from "kysely";
 import type { Database } from "./index.js";
+import { perConnection } from "./per-connection.js";
 import type { DB } from "./tables.js";
 
 /** Runs `work` on one connection, held for the whole of it. */
@@ -26,21 +27,16 @@ export type OnOneConnection = <T>(work: (conn: Kysely<DB>) => Promise<T>) => Pro
  */
 export function onOneConnection({ db }: Pick<Database, "db">): OnOneConnection {
   const executor = db.getExecutor();
-  const bound = new WeakMap<DatabaseConnection, Kysely<DB>>();
-  return (work) =>
-    executor.provideConnection((connection) => {
-      let conn = bound.get(connection);
-      if (!conn) {
-        conn = new Kysely<DB>({
-          config: { dialect: withoutDialect },
-          dialect: withoutDialect,
-          driver: withoutPool,
-          executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)),
-        });
-        bound.set(connection, conn);
-      }
-      return work(conn);
-    });
+  const boundTo = perConnection(
+    (connection: DatabaseConnection) =>
+      new Kysely<DB>({
+        config: { dialect: withoutDialect },
+        dialect: withoutDialect,
+        driver: withoutPool,
+        executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)),
+      }),
+  );
+  return (work) => executor.provideConnection(async (connection) => work(await boundTo(connection)));
 }
 
 function refuse(): never {

@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type pg from "pg";
+import { perConnection } from "./per-connection.js";
 
 /** Distinct statements given a name at most; later new ones run unnamed, so variable SQL cannot fill every connection's memory. */
 const CAPACITY = 500;
@@ -35,36 +36,28 @@ export function withNamedStatements(pool: pg.Pool, capacity = CAPACITY): Postgre
     names.set(text, name);
     return name;
   };
-  // One wrapper per connection, made when the connection is first handed out and kept: Kysely
-  // keeps its own connection object per object the pool hands it (a WeakMap), so a new wrapper
-  // at every checkout cost it a new connection object and a WeakMap entry per query, 5–10 µs
-  // of CPU a query with the collector's share (bench/HISTORY.md, "Connections wrapped once").
-  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  // One wrapper per connection (per-connection.ts), configured when it is made.
+  const wrapperOf = perConnection(async (client: pg.PoolClient): Promise<PostgresPoolClient> => {
+    try {
+      await client.query("set plan_cache_mode = force_custom_plan");
+    } catch (error) {
+      // A connection that cannot take the setting is not handed out, nor kept in the pool.
+      client.release(error as Error);
+      throw error;
+    }
+    return {
+      query: ((text: unknown, parameters?: ReadonlyArray<unknown>) => {
+        if (typeof text !== "string") return client.query(text as pg.Submittable);
+        const name = nameOf(text);
+        const values = parameters ? [...parameters] : [];
+        return name === undefined ? client.query(text, values) : client.query({ name, text, values });
+      }) as unknown as PostgresPoolClient["query"],
+      // pg-pool gives the client a new `release` at every checkout: look it up at each call.
+      release: () => client.release(),
+    };
+  });
   return {
-    async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
-      const known = wrapped.get(client);
-      if (known) return known;
-      try {
-        await client.query("set plan_cache_mode = force_custom_plan");
-      } catch (error) {
-        // A connection that cannot take the setting is not handed out, nor kept in the pool.
-        client.release(error as Error);
-        throw error;
-      }
-      const wrapper: PostgresPoolClient = {
-        query: ((text: unknown, parameters?: ReadonlyArray<unknown>) => {
-          if (typeof text !== "string") return client.query(text as pg.Submittable);
-          const name = nameOf(text);
-          const values = parameters ? [...parameters] : [];
-          return name === undefined ? client.query(text, values) : client.query({ name, text, values });
-        }) as unknown as PostgresPoolClient["query"],
-        // pg-pool gives the client a new `release` at every checkout: look it up at each call.
-        release: () => client.release(),
-      };
-      wrapped.set(client, wrapper);
-      return wrapper;
-    },
+    connect: async () => wrapperOf(await pool.connect()),
     end: () => pool.end(),
   };
 }

@@ -1,7 +1,8 @@
-import { Kysely, PostgresDialect, sql, type PostgresPool } from "kysely";
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { perConnection } from "./per-connection.js";
 import { withNamedStatements } from "./pg-statements.js";
 import { withLiterals, withWriteBehind, WRITE_LATER } from "./pg-write-behind.js";
 
@@ -16,25 +17,17 @@ interface Tables {
 function recordingPool(url: string): { pool: PostgresPool; sent: string[] } {
   const inner = withNamedStatements(new pg.Pool({ connectionString: url, max: 1 }));
   const sent: string[] = [];
-  const recording = new WeakMap<object, Awaited<ReturnType<PostgresPool["connect"]>>>();
+  const recorderOf = perConnection((client: PostgresPoolClient): PostgresPoolClient => ({
+    query: ((text: unknown, values?: unknown[]) => {
+      if (typeof text === "string") sent.push(text);
+      return client.query(text as string, values ?? []);
+    }) as never,
+    release: () => client.release(),
+  }));
   return {
     sent,
     pool: {
-      async connect() {
-        const client = await inner.connect();
-        let recorder = recording.get(client);
-        if (!recorder) {
-          recorder = {
-            query: ((text: unknown, values?: unknown[]) => {
-              if (typeof text === "string") sent.push(text);
-              return client.query(text as string, values ?? []);
-            }) as never,
-            release: () => client.release(),
-          };
-          recording.set(client, recorder);
-        }
-        return recorder;
-      },
+      connect: async () => recorderOf(await inner.connect()),
       end: () => inner.end(),
     },
   };

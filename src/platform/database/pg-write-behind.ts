@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import pg from "pg";
+import { perConnection } from "./per-connection.js";
 
 const MARK = "/* write later */";
 
@@ -90,19 +91,10 @@ const asOneText = (statements: string[]) => statements.map((s) => `${s};`).join(
  * statement that cannot be so written sends the writes ahead on their own.
  */
 export function withWriteBehind(pool: PostgresPool): PostgresPool {
-  // One wrapper per connection, kept, as in pg-statements.ts: Kysely keys its own connection
-  // objects by what the pool hands out. What a wrapper holds is reset whenever it is released.
-  const wrapped = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
+  // One wrapper per connection (per-connection.ts); what it holds is reset whenever it is released.
+  const wrapperOf = perConnection(writingBehind);
   return {
-    async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
-      let wrapper = wrapped.get(client);
-      if (!wrapper) {
-        wrapper = writingBehind(client);
-        wrapped.set(client, wrapper);
-      }
-      return wrapper;
-    },
+    connect: async () => wrapperOf(await pool.connect()),
     end: () => pool.end(),
   };
 }
