@@ -397,7 +397,8 @@ async function sqliteScale() {
     let seedSeconds = 0;
     let comparison: Awaited<ReturnType<typeof againstBare>> | undefined;
     let withFeedCache: Awaited<ReturnType<typeof againstBare>> | undefined;
-    let latencyOfSmallLog: Awaited<ReturnType<typeof latenciesAgainstSmallLog>>["small"] | undefined;
+    /** Both sizes' batch latencies, taken in turn on the large log's last warm server. */
+    let latencies: Awaited<ReturnType<typeof latenciesAgainstSmallLog>> | undefined;
     for (const size of [SCALE.smallLog, SCALE.largeLog]) {
       const seedStarted = performance.now();
       await seed(target, size - target.size);
@@ -409,10 +410,8 @@ async function sqliteScale() {
           // In alternation with the bare server, fresh processes and then warm ones; then the same
           // on servers with the feed cache. The batch latencies of both sizes are taken on the
           // last warm server, after its catch-ups, in turn with a server over a small log.
-          let measured: Awaited<ReturnType<typeof latenciesAgainstSmallLog>> | undefined;
-          comparison = await againstBare(target, {}, size, batches, async (server) => void (measured = await latenciesAgainstSmallLog({ server, target })));
-          sizes[String(size)] = { ...measured!.large, http: comparison.http, httpWarm: comparison.httpWarm };
-          latencyOfSmallLog = measured!.small;
+          comparison = await againstBare(target, {}, size, batches, async (server) => void (latencies = await latenciesAgainstSmallLog({ server, target })));
+          sizes[String(size)] = { http: comparison.http, httpWarm: comparison.httpWarm };
           withFeedCache = await againstBare(target, feedCacheEnv(target), size, batches);
         } else {
           const server = await startChild(target.url);
@@ -437,8 +436,7 @@ async function sqliteScale() {
       }
     }
     const inProcess = await catchUpInProcess(target);
-    sizes[String(SCALE.smallLog)] = { ...(sizes[String(SCALE.smallLog)] as object), ...latencyOfSmallLog! };
-    return { sizes, comparison: comparison!, withFeedCache: withFeedCache!, inProcessLargeLog: inProcess, seedSeconds: round(seedSeconds, 1) };
+    return { sizes, latencies: latencies!, comparison: comparison!, withFeedCache: withFeedCache!, inProcessLargeLog: inProcess, seedSeconds: round(seedSeconds, 1) };
   } finally {
     await target.drop();
   }
@@ -539,8 +537,6 @@ export async function run(): Promise<Record<string, unknown>> {
   const sizes = scale.sizes as Record<
     string,
     {
-      latency: Record<string, number>;
-      latencyInProcess: Record<string, number>;
       http: Awaited<ReturnType<typeof catchUpOverHttp>>;
       httpWarm: Awaited<ReturnType<typeof catchUpOverHttp>>;
       /** The server after serving as many events as the large log's catch-up (the large log's: after its own two). */
@@ -549,6 +545,7 @@ export async function run(): Promise<Record<string, unknown>> {
   >;
   const small = sizes[String(SCALE.smallLog)];
   const large = sizes[String(SCALE.largeLog)];
+  const { latencies } = scale;
   const pgCatchUp = await postgresCatchUp();
   const wakeSqlite = await wakeInProcessSqlite();
   const wakePostgres = await wakeAcrossProcessesPostgres();
@@ -556,9 +553,9 @@ export async function run(): Promise<Record<string, unknown>> {
   const catchUpRatio = scale.comparison.ratio;
   const catchUpRatioWarm = scale.comparison.ratioWarm;
   const latencyRatio = {
-    nearStart: round(large.latency.nearStartMedianMs / small.latency.nearStartMedianMs),
-    nearEnd: round(large.latency.nearEndMedianMs / small.latency.nearEndMedianMs),
-    insideNearEnd: round(large.latency.insideNearEndMedianMs / small.latency.insideNearEndMedianMs),
+    nearStart: round(latencies.large.latency.nearStartMedianMs / latencies.small.latency.nearStartMedianMs),
+    nearEnd: round(latencies.large.latency.nearEndMedianMs / latencies.small.latency.nearEndMedianMs),
+    insideNearEnd: round(latencies.large.latency.insideNearEndMedianMs / latencies.small.latency.insideNearEndMedianMs),
   };
   // Fresh against fresh, as measured until 2026-11-25, and at equal work, which the goal is judged by.
   const rssRatio = round(large.http.serverMemoryMiB.peakHwm / small.http.serverMemoryMiB.peakHwm);
@@ -584,10 +581,10 @@ export async function run(): Promise<Record<string, unknown>> {
     },
     catchUpPostgres: { ...pgCatchUp, target: ">= 0.8 of bare HTTP", met: pgCatchUp.ratio >= 0.8 && pgCatchUp.ratioWarm >= 0.8 },
     batchLatencySqlite: {
-      smallLog: small.latency,
-      largeLog: large.latency,
+      smallLog: latencies.small.latency,
+      largeLog: latencies.large.latency,
       ratio: latencyRatio,
-      inProcess: { smallLog: small.latencyInProcess, largeLog: large.latencyInProcess },
+      inProcess: { smallLog: latencies.small.latencyInProcess, largeLog: latencies.large.latencyInProcess },
       target: "<= 1.5",
       met: Object.values(latencyRatio).every((ratio) => ratio <= 1.5),
     },
