@@ -10,6 +10,18 @@ export type DatabaseKind = (typeof DATABASES)[number];
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/**
+ * A `pg` pool for a test's own connections to a test database. `pool.end()` resolves before its
+ * connections have finished closing, and dropping the database (`with (force)`) then ends them:
+ * the pool reports that as an error of an idle connection, which without a listener is an
+ * uncaught exception that fails the whole run.
+ */
+export function testPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on("error", () => {});
+  return pool;
+}
+
 export interface TestDatabase {
   kind: DatabaseKind;
   url: string;

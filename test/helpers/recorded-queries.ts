@@ -1,9 +1,8 @@
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type RootOperationNode } from "kysely";
-import pg from "pg";
 import type { DB } from "../../src/platform/database/index.js";
 import { withNamedStatements } from "../../src/platform/database/pg-statements.js";
-import type { DatabaseKind } from "./databases.js";
+import { testPool, type DatabaseKind } from "./databases.js";
 
 /** `db` with every query sent through it recorded, unchanged, for tests that check what Steward asks the database. */
 export function recordingQueries<T>(db: Kysely<T>): { db: Kysely<T>; sent: RootOperationNode[] } {
@@ -19,7 +18,7 @@ export function recordingQueries<T>(db: Kysely<T>): { db: Kysely<T>; sent: RootO
 export function loggedConnection(kind: DatabaseKind, url: string, max = 2): { db: Kysely<DB>; statements: string[] } {
   const dialect =
     kind === "postgres"
-      ? new PostgresDialect({ pool: withNamedStatements(new pg.Pool({ connectionString: url, max })) })
+      ? new PostgresDialect({ pool: withNamedStatements(testPool(url, max)) })
       : new SqliteDialect({ database: new SQLite(url.slice("sqlite:".length)) });
   const statements: string[] = [];
   const db = new Kysely<DB>({ dialect, log: (e) => void (e.level === "query" && statements.push(e.query.sql)) });

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../../test/helpers/databases.js";
 import { withNamedStatements } from "./pg-statements.js";
 
 interface Tables {
@@ -15,7 +15,7 @@ describe("statements prepared once per connection (postgres)", () => {
   let db: Kysely<Tables>;
   // One connection, so every query below runs in the same session and its prepared statements are visible.
   const open = (capacity?: number) => {
-    pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    pool = testPool(database.url, 1);
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, capacity) }) });
   };
   const prepared = async () =>
@@ -39,7 +39,7 @@ describe("statements prepared once per connection (postgres)", () => {
   });
 
   it("hands out one wrapper per connection, configured once", async () => {
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const pool = testPool(database.url, 1);
     const named = withNamedStatements(pool);
     const first = await named.connect();
     first.release();

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../../test/helpers/databases.js";
 import { perConnection } from "./per-connection.js";
 import { withNamedStatements } from "./pg-statements.js";
 import { withLiterals, withWriteBehind, WRITE_LATER } from "./pg-write-behind.js";
@@ -15,7 +15,7 @@ interface Tables {
  * stands in for, it hands out one object per connection.
  */
 function recordingPool(url: string): { pool: PostgresPool; sent: string[] } {
-  const inner = withNamedStatements(new pg.Pool({ connectionString: url, max: 1 }));
+  const inner = withNamedStatements(testPool(url, 1));
   const sent: string[] = [];
   const recorderOf = perConnection((client: PostgresPoolClient): PostgresPoolClient => ({
     query: ((text: unknown, values?: unknown[]) => {
