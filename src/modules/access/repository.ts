@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB, DialectName, Executor } from "../../platform/database/index.js";
 import type { AccessesTable } from "../../platform/database/tables.js";
 import { chunked } from "../../platform/database/chunks.js";
+import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
@@ -173,6 +174,8 @@ export const accessRepository = {
       .$if(f.consumerType !== undefined, (qb) => qb.where("a.consumer_type", "=", f.consumerType!))
       .$if(f.status !== undefined, (qb) => qb.where("a.status", "=", f.status!))
       .$if(f.active !== undefined, (qb) => qb.where("a.active", "=", f.active ? 1 : 0))
+      // A data product's accesses are found through that product's indexes; otherwise the page is read in order.
+      .$if(f.providerDataProductId === undefined && f.consumerDataProductId === undefined && f.dataProductId === undefined, (qb) => qb.where(inOrderIndex("a.row_id")))
       .orderBy("a.row_id")
       .offset(f.offset)
       .limit(f.limit)

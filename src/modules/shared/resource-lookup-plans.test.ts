@@ -1,7 +1,7 @@
-import { CompiledQuery, createQueryId } from "kysely";
+import type { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
-import { recordingQueries } from "../../../test/helpers/recorded-queries.js";
+import { planOf, sentQueries } from "../../../test/helpers/query-plans.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { openDatabase, type Database } from "../../platform/database/index.js";
 import { migrateToLatest } from "../../platform/database/migrations/index.js";
@@ -42,19 +42,8 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
     await test?.drop();
   });
 
-  /** The queries `run` sends, as SQL with their parameters, without changing what they do. */
-  async function sent(run: (ex: Database["db"]) => Promise<unknown>) {
-    const { db, sent: nodes } = recordingQueries(database.db);
-    await run(db);
-    return nodes.map((node) => db.getExecutor().compileQuery(node, createQueryId()));
-  }
-
-  /** The database's plan of a query, as one text. */
-  async function plan(query: CompiledQuery): Promise<string> {
-    const explain = kind === "postgres" ? "explain " : "explain query plan ";
-    const { rows } = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain + query.sql, [...query.parameters]));
-    return rows.map((r) => String(r["QUERY PLAN"] ?? r.detail)).join("\n");
-  }
+  const sent = (run: (ex: Database["db"]) => Promise<unknown>) => sentQueries(database, run);
+  const plan = (query: CompiledQuery) => planOf(database, query);
 
   it("finds one document by its id through the identity index, also inside a write", async () => {
     for (const lock of [undefined, database.dialect]) {
@@ -94,5 +83,21 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
     }
     // Unfiltered, every product is listed, those without the values too.
     expect((await list({})(database.db)).rows.map((r) => r.id)).toEqual(["orders", "shelf", "plain"]);
+  });
+
+  it("pages through a kind's documents in creation order from their own index, without sorting them all", async () => {
+    for (const offset of [0, 2500]) {
+      const page = (ex: Database["db"]) => resourceRepository.list(ex, "org", "asset", { offset, limit: 101 }, undefined, database.dialect);
+      const [sizes, documents] = await sent(page);
+      const chosen = await plan(sizes);
+      expect(chosen, `offset ${offset}`).toMatch(/resources_in_order/);
+      expect(chosen, `offset ${offset}`).not.toMatch(kind === "postgres" ? /Sort/ : /TEMP B-TREE/);
+      // The page's documents are then fetched by their row ids, not found among all of the kind's.
+      // (PostgreSQL may scan a table this small instead of looking each row up.)
+      const fetching = await plan(documents);
+      expect(fetching).not.toMatch(/resources_identity|resources_in_order|sqlite_autoindex/);
+      if (kind === "sqlite") expect(fetching).toMatch(/USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect((await page(database.db)).rows.map((r) => r.id)).toEqual(Array.from({ length: 101 }, (_, i) => `asset-${offset + i}`));
+    }
   });
 });

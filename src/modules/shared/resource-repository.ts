@@ -4,6 +4,7 @@ import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { chunked } from "../../platform/database/chunks.js";
+import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
 
@@ -176,6 +177,8 @@ export const resourceRepository = {
       .$if(filter.memberEmail !== undefined, (qb) => qb.where(hasMemberEmail(dialect, filter.memberEmail!)))
       .$if(filter.tag !== undefined, (qb) => qb.where(hasTag(dialect, filter.tag!)))
       .$if(filter.sort === "title", (qb) => qb.orderBy(sql`title is null`).orderBy(byTitle(dialect)))
+      // A filter with an index of its own narrows the rows first; otherwise the page is read in order.
+      .$if(filter.ownerTeamId === undefined && filter.domain === undefined && filter.archetype === undefined, (qb) => qb.where(inOrderIndex("row_id")))
       .orderBy("row_id")
       .offset(filter.offset)
       .limit(filter.limit)
@@ -188,13 +191,11 @@ export const resourceRepository = {
       total += Number(bytes);
     }
     if (wanted.length === 0) return { rows: [], cut: false };
-    const rows = await ex
-      .selectFrom("resources")
-      .select(COLUMNS)
-      .where("organization_id", "=", organizationId)
-      .where("kind", "=", kind)
-      .where("row_id", "in", wanted)
-      .execute();
+    // By row id alone: a row id names one row for good (never reused), and these came from the
+    // organization's documents of this kind just above. With the organization and kind stated too,
+    // the databases walked all those documents in an index that starts with them, checking each
+    // one's row id against the list (8 ms a page for 100,000 assets on SQLite).
+    const rows = await ex.selectFrom("resources").select(COLUMNS).where("row_id", "in", wanted).execute();
     const position = new Map(wanted.map((rowId, i) => [rowId, i]));
     rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
     return { rows: rows.map((r) => new StoredDocument<D>(r)), cut: wanted.length < sizes.length };

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
+import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import type { TestResultsTable } from "../../platform/database/tables.js";
 
 export type TestResultRow = Omit<Selectable<TestResultsTable>, "row_id">;
@@ -35,6 +36,8 @@ export const testResultRepository = {
       .where("organization_id", "=", organizationId)
       .$if(filter.dataContractId !== undefined, (qb) => qb.where("data_contract_id", "=", filter.dataContractId!))
       .$if(filter.server !== undefined, (qb) => qb.where("server", "=", filter.server!))
+      // One contract's runs have an index in this order already; all of them are read in order from theirs.
+      .$if(filter.dataContractId === undefined, (qb) => qb.where(inOrderIndex("row_id")))
       .orderBy("row_id", "desc")
       .offset(filter.offset)
       .limit(filter.limit)

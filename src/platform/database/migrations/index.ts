@@ -16,6 +16,7 @@ import apiKeyNotify from "./0090_api_key_notify.js";
 import partialFilterIndexes from "./0091_partial_filter_indexes.js";
 import apiKeyChanges from "./0092_api_key_changes.js";
 import eventBatches from "./0100_event_batches.js";
+import listsInOrder from "./0110_lists_in_order.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0091_partial_filter_indexes": partialFilterIndexes,
   "0092_api_key_changes": apiKeyChanges,
   "0100_event_batches": eventBatches,
+  "0110_lists_in_order": listsInOrder,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
