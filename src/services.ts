@@ -89,6 +89,10 @@ export function createServices(config: Config, database: Database, clock: Clock)
             const what = portIds ? `output port(s) ${named}${more} of data product '${productId}'` : `data product '${productId}'`;
             throw conflict(`${open.count} access request(s) still use ${what}. Cancel or delete them first.`);
           }
+          // A product that consumes data is the consumer side of its accesses: deleting it would
+          // leave them without the team that may withdraw or cancel them.
+          const consumed = portIds === undefined ? await accessRepository.countOpenConsumedBy(ex, organizationId, productId, clock.now().toISOString()) : 0;
+          if (consumed > 0) throw conflict(`Data product '${productId}' consumes data through ${consumed} open access request(s). Cancel or delete them first.`);
         },
       }, { maxOutputPorts: config.maxOutputPorts }),
       database,

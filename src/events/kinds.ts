@@ -54,6 +54,8 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export interface EventExtras {
   outputPortId?: string;
   status?: string;
+  /** Provisioning events: the data platform the reporting connector named, when it named one. */
+  platform?: string;
   /** DataContractUpdatedEvent: whether the change broke compatibility (PRODUCT.md §9). */
   breaking?: boolean;
 }

@@ -26,7 +26,10 @@ export function eventDataSchema(kind: EventKind): TSchema {
         ? { breaking: Type.Boolean({ description: "Whether the change is breaking for consumers (see GET /api/datacontracts/{id}/changes)." }) }
         : {}),
       ...(isProvisioningKind(kind)
-        ? { status: Type.String({ description: "The access's provisioning status after this report." }) }
+        ? {
+            status: Type.String({ description: "The access's provisioning status after this report." }),
+            platform: Type.Optional(Type.String({ description: "The data platform of the grant, when the reporting connector named one." })),
+          }
         : {}),
       ...(kind === "TestResultsCreatedEvent"
         ? { status: Type.String({ description: "The run's overall result: passed, failed, warning, error or unknown." }) }

@@ -244,15 +244,67 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
       expect((await t.api("POST", `/api/access/${id}/provisioning/${transition}`)).status).toBe(200);
     }
     const events = ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.subject === id).slice(4);
-    expect(events.map((e) => [e.type.split(".").pop(), e.data.status])).toEqual([
-      ["AccessProvisioningStartedEvent", "provisioning"],
-      ["AccessProvisionedEvent", "provisioned"],
-      ["AccessDeprovisionedEvent", "deprovisioned"],
-      ["AccessProvisioningFailedEvent", "provisioning-failed"],
-      ["AccessDeprovisioningStartedEvent", "deprovisioning"],
-      ["AccessDeprovisionedEvent", "deprovisioned"],
-      ["AccessDeprovisioningFailedEvent", "deprovisioning-failed"],
+    // The platform rides along once a report named one (the reference product's payload), and
+    // the replacing PUT without one left the record without it.
+    expect(events.map((e) => [e.type.split(".").pop(), e.data.status, e.data.platform])).toEqual([
+      ["AccessProvisioningStartedEvent", "provisioning", "postgres"],
+      ["AccessProvisionedEvent", "provisioned", "postgres"],
+      ["AccessDeprovisionedEvent", "deprovisioned", undefined],
+      ["AccessProvisioningFailedEvent", "provisioning-failed", undefined],
+      ["AccessDeprovisioningStartedEvent", "deprovisioning", undefined],
+      ["AccessDeprovisionedEvent", "deprovisioned", undefined],
+      ["AccessDeprovisioningFailedEvent", "deprovisioning-failed", undefined],
     ]);
+  });
+
+  it("answers ETags and judges If-Match and If-None-Match as every resource does, changing nothing when they fail", async () => {
+    const { id } = await request();
+    const read = await t.api("GET", `/api/access/${id}`);
+    const etag = read.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await t.api("GET", `/api/access/${id}`, undefined, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const eventsBefore = await eventsOf(id);
+    const body = { info: { purpose: "Changed" }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { dataProductId: "campaigns" } };
+
+    const stale = await t.api("PUT", `/api/access/${id}`, body, { headers: { "if-match": '"stale"' } });
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get("content-type")).toContain("application/problem+json");
+    expect((await t.api("PUT", `/api/access/${id}`, body, { headers: { "if-none-match": "*" } })).status).toBe(412);
+    expect((await t.api("DELETE", `/api/access/${id}`, undefined, { headers: { "if-match": '"stale"' } })).status).toBe(412);
+    expect((await t.api("GET", `/api/access/${id}`)).body.info.purpose).toBe("Campaign analytics");
+    expect(await eventsOf(id)).toEqual(eventsBefore);
+
+    const changed = await t.api("PUT", `/api/access/${id}`, body, { headers: { "if-match": etag } });
+    expect(changed.status).toBe(200);
+    const newTag = changed.headers.get("etag");
+    expect(newTag).not.toBe(etag);
+    expect((await t.api("GET", `/api/access/${id}`)).headers.get("etag")).toBe(newTag);
+    expect((await t.api("PUT", "/api/access/fresh-" + id, body, { headers: { "if-none-match": "*" } })).status).toBe(200);
+    expect((await t.api("DELETE", `/api/access/${id}`, undefined, { headers: { "if-match": newTag! } })).status).toBe(204);
+  });
+
+  it("ignores read-only members whatever they hold, instead of judging them", async () => {
+    const { id, res } = await request({
+      info: { status: 5, active: "no", canceledAt: ["x"] },
+      provider: { teamId: 7, dataContractId: { a: 1 }, dataContractVersion: false },
+    });
+    expect(res.status).toBe(200);
+    const again = await t.api("PUT", `/api/access/${id}`, { ...res.body, provisioning: { status: "bogus" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ info: { status: "requested", active: false }, provider: { teamId: "sales", dataContractId: "orders-v1" } });
+    expect(again.body.provisioning).toBeUndefined();
+  });
+
+  it("refuses to delete a data product while it consumes through an open access, so its team keeps its side", async () => {
+    await t.api("PUT", "/api/dataproducts/consumer-only", { info: { title: "Consumer", owner: "marketing" } });
+    const { id } = await request({ consumer: { dataProductId: "consumer-only" } });
+    const refused = await t.api("DELETE", "/api/dataproducts/consumer-only");
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain("consumer-only");
+    expect((await t.api("GET", "/api/dataproducts/consumer-only")).status).toBe(200);
+    // Withdrawn by its own team, the request no longer holds the product.
+    expect((await t.api("DELETE", `/api/access/${id}`, undefined, { key: keys.marketing })).status).toBe(204);
+    expect((await t.api("DELETE", "/api/dataproducts/consumer-only")).status).toBe(204);
   });
 
   it("lets team keys act only on their side of an access", async () => {

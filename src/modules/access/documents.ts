@@ -33,6 +33,11 @@ export function present(r: AccessRecord): Access {
   };
 }
 
+/** An access's JSON text as its ETag digests it: GET and PUT answers carry the tag of this text. */
+export function accessJson(access: Access): string {
+  return JSON.stringify(access);
+}
+
 /** A body without its read-only members, which are ignored rather than refused (PRODUCT.md §4). */
 export function readBody(body: Record<string, unknown>, id: string): Access {
   const input = structuredClone(body) as Access;

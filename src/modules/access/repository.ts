@@ -222,6 +222,18 @@ export const accessRepository = {
     return { count, portIds };
   },
 
+  /** Open accesses a data product consumes. */
+  async countOpenConsumedBy(ex: Executor, organizationId: string, dataProductId: string, now: string): Promise<number> {
+    const row = await ex
+      .selectFrom("accesses as a")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("a.organization_id", "=", organizationId)
+      .where("a.consumer_data_product_id", "=", dataProductId)
+      .where((eb) => isOpen(eb, now))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   /** Open accesses requested under a data contract. */
   async countOpenForContract(ex: Executor, organizationId: string, dataContractId: string, now: string): Promise<number> {
     const row = await ex

@@ -8,6 +8,7 @@ import { badRequest } from "../../platform/errors.js";
 import { ACCESS_STATUSES, PROVISIONING_TRANSITIONS } from "./lifecycle.js";
 import type { ConsumerType } from "./repository.js";
 import {
+  AccessBodySchema,
   AccessSchema,
   CancelSchema,
   DecisionSchema,
@@ -20,6 +21,9 @@ import {
   type ProvisioningReport,
 } from "./shapes.js";
 import type { AccessService } from "./service.js";
+import { accessJson } from "./documents.js";
+import { ConditionalHeaders, preconditions } from "../shared/document-routes.js";
+import { etagOfJson, tagListMatches } from "../shared/document-service.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
 
@@ -69,7 +73,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
         tags,
         summary: "Request access (Steward chooses the id)",
         description: "Creates the request in status requested — or approved at once for an autoApprove port or a consumer of the providing team.",
-        body: AccessSchema,
+        body: AccessBodySchema,
         response: { 201: AccessSchema, ...errors(403, 413, 415, 422) },
       },
     },
@@ -81,8 +85,23 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
 
   app.get(
     "/api/access/:id",
-    { schema: { tags, summary: "Read an access request", params: IdParams, response: { 200: AccessSchema, ...errors(404) } } },
-    async (request: WithId) => access.get(principalOf(request), request.params.id),
+    {
+      schema: {
+        tags,
+        summary: "Read an access request",
+        description: "Answers an ETag; with If-None-Match naming it, 304 without a body.",
+        params: IdParams,
+        response: { 200: AccessSchema, 304: Type.Null({ description: "Not modified" }), ...errors(404) },
+      },
+    },
+    async (request: WithId, reply) => {
+      const found = await access.get(principalOf(request), request.params.id);
+      const etag = etagOfJson(accessJson(found));
+      reply.header("etag", etag);
+      const ifNoneMatch = request.headers["if-none-match"];
+      if (typeof ifNoneMatch === "string" && tagListMatches(ifNoneMatch, etag)) return reply.code(304).send();
+      return found;
+    },
   );
 
   app.put(
@@ -91,24 +110,35 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
       schema: {
         tags,
         summary: "Request access with a chosen id, or change an access request",
-        description: "Answers 200 whether it created or updated. status, active, provider.teamId, provider.dataContractId and provisioning are read-only.",
+        description:
+          "Answers 200 whether it created or updated, with the new ETag. status, active, provider.teamId, provider.dataContractId and provisioning are read-only: ignored when sent.",
         params: IdParams,
-        body: AccessSchema,
-        response: { 200: AccessSchema, ...errors(403, 413, 415, 422) },
+        headers: ConditionalHeaders,
+        body: AccessBodySchema,
+        response: { 200: AccessSchema, ...errors(403, 409, 412, 413, 415, 422) },
       },
     },
     async (request: WithId, reply) => {
-      const { access: saved } = await access.put(principalOf(request), request.params.id, request.body as Record<string, unknown>);
+      const { access: saved } = await access.put(principalOf(request), request.params.id, request.body as Record<string, unknown>, preconditions(request));
       reply.header("location-html", htmlUrl(request.params.id));
+      reply.header("etag", etagOfJson(accessJson(saved)));
       return saved as Access;
     },
   );
 
   app.delete(
     "/api/access/:id",
-    { schema: { tags, summary: "Delete an access request", params: IdParams, response: { 204: NoContent, ...errors(403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: "Delete an access request",
+        params: IdParams,
+        headers: Type.Pick(ConditionalHeaders, ["if-match"]),
+        response: { 204: NoContent, ...errors(403, 404, 412) },
+      },
+    },
     async (request: WithId, reply) => {
-      await access.delete(principalOf(request), request.params.id);
+      await access.delete(principalOf(request), request.params.id, { ifMatch: preconditions(request).ifMatch });
       return reply.code(204).send(null);
     },
   );

@@ -1,13 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import { v7 as uuidv7 } from "uuid";
-import { ACCESS_EVENT_KINDS } from "../../events/kinds.js";
+import { ACCESS_EVENT_KINDS, type EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
-import { fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
+import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
+import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
 import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
@@ -22,8 +23,11 @@ export class AccessService {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates (POST: `id` undefined, a UUID is made) or upserts (PUT) an access request. */
-  async put(p: Principal, id: string | undefined, body: Record<string, unknown>): Promise<{ access: Access; created: boolean }> {
+  /**
+   * Creates (POST: `id` undefined, a UUID is made) or upserts (PUT) an access request. `conditions`
+   * are judged against the access as a GET answers it, whose digest is its ETag.
+   */
+  async put(p: Principal, id: string | undefined, body: Record<string, unknown>, conditions: Preconditions = {}): Promise<{ access: Access; created: boolean }> {
     if (id !== undefined && body.id !== undefined && body.id !== id) {
       throw invalid(`The body's id must equal the id in the path ('${id}') or be absent.`, [{ field: "id", message: `must equal '${id}' or be absent` }]);
     }
@@ -33,6 +37,7 @@ export class AccessService {
     const accessId = id ?? uuidv7();
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
+      checkPreconditions("Access", accessId, existing && accessJson(present(existing)), conditions);
       const input = readBody(body, accessId);
       const now = this.clock.now().toISOString();
       if (existing !== undefined) return { access: present(await this.update(p, existing, input, emit, now, trx)), created: false };
@@ -137,10 +142,11 @@ export class AccessService {
     });
   }
 
-  async delete(p: Principal, id: string): Promise<void> {
+  async delete(p: Principal, id: string, conditions: Pick<Preconditions, "ifMatch"> = {}): Promise<void> {
     await this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
+      checkPreconditions("Access", id, accessJson(present(record)), conditions);
       accessPolicy.act(p, record, "delete", stageOf(record, this.clock.now().toISOString()));
       if (record.active) emit("AccessDeactivatedEvent", id);
       emit("AccessDeletedEvent", id);
@@ -155,7 +161,7 @@ export class AccessService {
     await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const given = Object.fromEntries(Object.entries(report).filter(([, v]) => v !== undefined));
       result = record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
-      emit(transition.event, id, { status: transition.status });
+      emit(transition.event, id, provisioningExtras(result));
     });
     return result!;
   }
@@ -171,7 +177,7 @@ export class AccessService {
     await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const previous = record.provisioning?.status;
       result = record.provisioning = { ...provisioning, updatedAt: now };
-      if (previous !== provisioning.status) emit(provisioningTransitionFor(provisioning.status).event, id, { status: provisioning.status });
+      if (previous !== provisioning.status) emit(provisioningTransitionFor(provisioning.status).event, id, provisioningExtras(result));
     });
     return result!;
   }
@@ -246,6 +252,12 @@ export class AccessService {
       return present(record);
     });
   }
+}
+
+/** A provisioning event's payload beyond id and timestamp: the new status, and the platform once one was reported. */
+function provisioningExtras(provisioning: Provisioning): EventExtras {
+  const { status, platform } = provisioning;
+  return typeof platform === "string" ? { status, platform } : { status };
 }
 
 /** Sets `active` for `now`, emitting Activated or Deactivated; answers whether it changed. */

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { CloneType, Type, type Static, type TObject } from "@sinclair/typebox";
 import { OpenObject, ResourceId, SafeText } from "../../platform/http/shapes.js";
 import { Custom, Links, Tags } from "../teams/shapes.js";
 
@@ -83,6 +83,34 @@ export const AccessSchema = OpenObject(
   },
   { title: "Access" },
 );
+
+/** The read-only members of an access, by path: typed in answers, ignored in request bodies. */
+const READ_ONLY: ReadonlyArray<readonly string[]> = [
+  ["info", "status"],
+  ["info", "active"],
+  ["info", "canceledAt"],
+  ["provider", "teamId"],
+  ["provider", "dataContractId"],
+  ["provider", "dataContractVersion"],
+  ["provisioning"],
+];
+
+/**
+ * An access as a client sends it: AccessSchema with each read-only member accepting any value. A
+ * client may send back what it read, or anything else, there: it is ignored, never judged
+ * (PRODUCT.md §4).
+ */
+export const AccessBodySchema: TObject = (() => {
+  const body = CloneType(AccessSchema) as TObject;
+  for (const path of READ_ONLY) {
+    let parent: TObject = body;
+    for (const name of path.slice(0, -1)) parent = parent.properties[name] as TObject;
+    const name = path[path.length - 1]!;
+    const description = (parent.properties[name]!.description as string | undefined) ?? "Read-only.";
+    parent.properties[name] = Type.Optional(Type.Unknown({ description: `${description} Ignored in a request body.` }));
+  }
+  return { ...body, title: "AccessRequest" };
+})();
 
 const Comment = Type.String({ maxLength: 10_000, description: "Why: kept in the access's history with who wrote it." });
 

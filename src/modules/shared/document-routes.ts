@@ -42,7 +42,8 @@ function sendStored(reply: FastifyReply, json: string): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(json);
 }
 
-function preconditions(request: FastifyRequest): Preconditions {
+/** The request's conditional headers, for the service to judge inside its transaction. */
+export function preconditions(request: FastifyRequest): Preconditions {
   const header = (name: string) => {
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(",") : value;
@@ -50,7 +51,7 @@ function preconditions(request: FastifyRequest): Preconditions {
   return { ifMatch: header("if-match"), ifNoneMatch: header("if-none-match") };
 }
 
-const ConditionalHeaders = Type.Object({
+export const ConditionalHeaders = Type.Object({
   "if-match": Type.Optional(Type.String({ description: "Change only the version with this entity tag (from ETag); 412 otherwise." })),
   "if-none-match": Type.Optional(Type.String({ description: "`*`: create only; 412 when the id exists." })),
 });

@@ -89,8 +89,8 @@ export function tagListMatches(list: string, etag: string): boolean {
   });
 }
 
-/** `before`: the stored document's JSON text, whose digest is its ETag. */
-function checkPreconditions(label: string, id: string, before: string | undefined, conditions: Preconditions): void {
+/** `before`: the stored document's JSON text, whose digest is its ETag; undefined when there is none. */
+export function checkPreconditions(label: string, id: string, before: string | undefined, conditions: Preconditions): void {
   if (conditions.ifNoneMatch !== undefined && before !== undefined && tagListMatches(conditions.ifNoneMatch, etagOfJson(before))) {
     throw preconditionFailed(`${label} '${id}' already exists (If-None-Match); nothing was changed.`);
   }
