@@ -47,6 +47,7 @@ export async function followFeed(
 ): Promise<void> {
   const apiKey = opts.apiKey ?? process.env.STEWARD_API_KEY;
   if (!apiKey) throw new ConfigError("an API key is required: pass --api-key or set STEWARD_API_KEY.");
+  if (opts.apiKey !== undefined) hideArguments();
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -67,6 +68,16 @@ export async function followFeed(
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
+}
+
+/**
+ * A key given as an argument is readable by every process on the machine (`ps`,
+ * `/proc/<pid>/cmdline`), the `--exec` commands included. Setting the process title writes over the
+ * memory those read on Linux and macOS, so the key stays visible only for the moment between start
+ * and here; STEWARD_API_KEY never shows there at all.
+ */
+function hideArguments(): void {
+  process.title = "steward";
 }
 
 export function list(value: string): string[] {

@@ -125,6 +125,19 @@ describe("steward consume", { timeout: 90_000 }, () => {
     expect(env).not.toContain(org.key);
   });
 
+  it("hides a key given with --api-key from the process list its --exec commands can read", async () => {
+    const org = await newOrg(t);
+    await org.touch("cmdline");
+    const seen = join(dir, "parent-cmdline");
+    const c = start([...common(org), "--api-key", org.key, "--position-file", join(dir, "cmdline-position"), "--exec", `tr '\\0' ' ' < /proc/$PPID/cmdline > '${seen}.tmp' && mv '${seen}.tmp' '${seen}'`]);
+    await until(() => existsSync(seen), 30_000, "the parent's command line");
+    c.child.kill("SIGTERM");
+    expect(await c.exited).toBe(0);
+    const cmdline = readFileSync(seen, "utf8");
+    expect(cmdline).toContain("steward");
+    expect(cmdline).not.toContain(org.key);
+  });
+
   it("a failing --exec stops with exit 1 and the position file holds the event before it", async () => {
     const org = await newOrg(t);
     for (const team of ["a", "b", "c", "d"]) await org.touch(team);
