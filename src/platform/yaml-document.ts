@@ -3,10 +3,12 @@
  * plain value a JSON body would, and keep their source so that a violation can name its line and
  * column. Free of HTTP, so that a worker thread can do the same for big documents.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document, type Node as YamlNode } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, LineCounter, stringify, type Document, type Node as YamlNode } from "yaml";
 import { Problem } from "./errors.js";
 import { MAX_JSON_DEPTH, valueNestsDeeperThan } from "./json-depth.js";
-import type { Segment } from "./paths.js";
+import { firstNonJsonMember } from "./json-values.js";
+import { renderPath, type Segment } from "./paths.js";
+import { NestingTooDeep, parseBoundedDocument } from "./yaml-depth.js";
 
 /**
  * Aliases let a few bytes of YAML stand for a huge value ("billion laughs"); a catalog document
@@ -32,7 +34,7 @@ export class YamlSource {
   /** The source of a document known to parse (it was read with `readYaml` before). */
   static of(text: string): YamlSource {
     const lines = new LineCounter();
-    return new YamlSource(parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }), lines);
+    return new YamlSource(parseBoundedDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }, MAX_JSON_DEPTH), lines);
   }
 
   /** Position of the node at `path`, or of its nearest existing ancestor. */
@@ -61,13 +63,18 @@ function hasRange(node: unknown): boolean {
   return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
 }
 
+/** The problem (400) for a body that nests deeper than JSON bodies may: the same words as for JSON. */
+function tooDeep(): Problem {
+  return new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+}
+
 /** Parses YAML text into a plain value, refusing (400) what a document has no business being. */
 export function readYaml(text: string): { value: unknown; source: YamlSource } {
   const lines = new LineCounter();
   let doc: Document.Parsed;
   let value: unknown;
   try {
-    doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
+    doc = parseBoundedDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }, MAX_JSON_DEPTH);
     if (doc.errors.length > 0) {
       const error = doc.errors[0]!;
       const pos = lines.linePos(error.pos[0]);
@@ -76,14 +83,21 @@ export function readYaml(text: string): { value: unknown; source: YamlSource } {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     if (error instanceof Problem) throw error;
-    // Alias limits and runaway nesting surface as plain errors (RangeError for the stack).
-    const reason = error instanceof RangeError ? "it nests too deeply" : error instanceof Error ? error.message : String(error);
+    if (error instanceof NestingTooDeep) throw tooDeep();
+    // Alias limits surface as plain errors.
+    const reason = error instanceof Error ? error.message : String(error);
     throw new Problem(400, `The request body is not valid YAML: ${reason}`);
   }
-  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) {
-    throw new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  // Aliases can nest what the text does not.
+  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
+  const source = new YamlSource(doc, lines);
+  const strange = firstNonJsonMember(value);
+  if (strange) {
+    const field = renderPath("", strange.path) || "body";
+    const violation = { field, message: strange.message, ...source.locate(strange.path) };
+    throw new Problem(400, `The request body holds a value JSON cannot carry: ${field} ${strange.message}.`, [violation]);
   }
-  return { value: value === undefined ? null : value, source: new YamlSource(doc, lines) };
+  return { value: value === undefined ? null : value, source };
 }
 
 /** A document as YAML text: long strings stay on one line, repeated objects are written out. */

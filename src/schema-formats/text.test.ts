@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findJsonError, joinPath, lineColumnAt, loadJson, renderPath } from "./text.js";
 import { loadYaml } from "./yaml-text.js";
+import { parseSpecification } from "./index.js";
 
 describe("paths", () => {
   it("uses brackets for indexes, dots for keys, and quotes odd keys", () => {
@@ -45,3 +46,34 @@ describe("positions", () => {
     expect(loadYaml("a: 1\na: 2\n")).toEqual({ ok: false, violation: expect.objectContaining({ line: 2, column: 1 }) });
   });
 });
+
+describe("hostile specifications", () => {
+  // Arrays and objects alternately, as in a BigQuery field list: JSON that the YAML parser, used
+  // to locate violations, would have recursed through to the end of the stack.
+  const brackets = (depth: number) => `${'[{"name":"a","type":"RECORD","fields":'.repeat(depth)}{"name":"x"}${"}]".repeat(depth)}`;
+
+  it("refuses JSON text nested deeper than the limit before parsing it, whatever the parser", () => {
+    for (const type of ["bigquery", "jsonschema", "avro", "dbt"] as const) {
+      const result = parseSpecification(type, brackets(300), "specification");
+      expect(result).toEqual({ ok: false, violations: [{ field: "specification", message: expect.stringMatching(/nested more than 128 levels deep, the limit for a specification$/) }] });
+    }
+    expect(loadJson(brackets(60)).ok).toBe(true);
+  });
+
+  it("refuses a specification value nested deeper than the limit", () => {
+    let value: unknown = "x";
+    for (let i = 0; i < 150; i++) value = [value];
+    expect(loadJson(value)).toMatchObject({ ok: false, violation: { message: expect.stringContaining("nested more than 128 levels") } });
+    expect(loadYaml(value)).toMatchObject({ ok: false, violation: { message: expect.stringContaining("nested more than 128 levels") } });
+  });
+
+  it("names a number out of JSON's range instead of reading it as infinity", () => {
+    const result = parseSpecification("bigquery", '[{"name": "a", "type": "STRING",\n  "x": 1e999}]', "specification");
+    expect(result).toEqual({
+      ok: false,
+      violations: [{ field: "specification[0].x", message: expect.stringContaining("is not a finite number"), line: 2, column: 8 }],
+    });
+    expect(loadJson('[{"note": "e999 and 1e999 in a string"}, 1e308]').ok).toBe(true);
+  });
+});
+

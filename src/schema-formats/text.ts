@@ -7,7 +7,7 @@
  * parsed again into a YAML AST (JSON is YAML 1.2) to find where each offending node starts. YAML
  * text is parsed once, into that AST (see `yaml-text.ts`).
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { LineCounter, isAlias, isMap, isScalar, isSeq } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
 import type { NormalizedField, NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
 
@@ -18,10 +18,16 @@ export type Path = readonly Segment[];
 
 import { joinPath, renderPath } from "../platform/paths.js";
 import { MAX_VIOLATIONS } from "../platform/errors.js";
+import { nestsDeeperThan, valueNestsDeeperThan } from "../platform/json-depth.js";
+import { firstNonJsonMember, mayHoldHugeNumber } from "../platform/json-values.js";
+import { parseBoundedDocument } from "../platform/yaml-depth.js";
 
 export { joinPath, renderPath };
 
-/** Values nested deeper than this are rejected before any recursive library sees them. */
+/**
+ * Specifications nested deeper than this are refused before any recursive library or walk sees
+ * them: checked on the text before it is parsed, and on the value.
+ */
 export const MAX_DEPTH = 128;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -102,7 +108,8 @@ export class SpecSource {
     try {
       if (!this.doc) {
         this.lines = new LineCounter();
-        this.doc = parseDocument(this.text, { lineCounter: this.lines, uniqueKeys: false, prettyErrors: false });
+        // The text was measured when it was loaded; the bound only restates that.
+        this.doc = parseBoundedDocument(this.text, { lineCounter: this.lines, uniqueKeys: false, prettyErrors: false }, MAX_DEPTH);
       }
       const doc = this.doc;
       let node: unknown = doc.contents;
@@ -134,7 +141,10 @@ function hasRange(node: unknown): boolean {
   return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
 }
 
-export type LoadResult = { ok: true; source: SpecSource } | { ok: false; violation: Omit<Violation, "field"> };
+/** Why a specification could not be loaded; `path` names the member at fault inside it, if one is. */
+export type LoadViolation = Omit<Violation, "field"> & { path?: Path };
+
+export type LoadResult = { ok: true; source: SpecSource } | { ok: false; violation: LoadViolation };
 
 export function textOf(specification: string): { text: string } | { error: string } {
   const text = specification.charCodeAt(0) === 0xfeff ? specification.slice(1) : specification;
@@ -142,18 +152,46 @@ export function textOf(specification: string): { text: string } | { error: strin
   return { text };
 }
 
+/** The violation for a specification nested more than `MAX_DEPTH` levels deep. */
+export function tooDeep(what: string): Omit<Violation, "field"> {
+  return { message: `${what}: arrays and objects are nested more than ${MAX_DEPTH} levels deep, the limit for a specification` };
+}
+
+/**
+ * What every loaded specification is checked for before a parser walks it: a value that is
+ * nested too deeply, or that holds a member JSON cannot carry (the specification is stored as
+ * JSON, and would come back changed). Undefined when it is fine.
+ */
+export function checkLoaded(source: SpecSource, what: string): LoadViolation | undefined {
+  if (valueNestsDeeperThan(source.value, MAX_DEPTH)) return tooDeep(what);
+  const strange = firstNonJsonMember(source.value);
+  if (strange === undefined) return undefined;
+  return { path: strange.path, message: strange.message, ...source.locate(strange.path) };
+}
+
 /** JSON text or an already-parsed JSON value. */
 export function loadJson(specification: unknown): LoadResult {
-  if (typeof specification !== "string") return { ok: true, source: new SpecSource(specification) };
+  if (typeof specification !== "string") return loaded(new SpecSource(specification), "the specification");
   const t = textOf(specification);
   if ("error" in t) return { ok: false, violation: { message: t.error } };
+  // Before parsing: a few kilobytes of brackets would otherwise reach every recursive step after.
+  if (nestsDeeperThan(t.text, MAX_DEPTH)) return { ok: false, violation: tooDeep("invalid JSON") };
+  let value: unknown;
   try {
-    return { ok: true, source: new SpecSource(JSON.parse(t.text), t.text) };
+    value = JSON.parse(t.text);
   } catch {
     const { offset, message } = findJsonError(t.text);
     const { line, column } = lineColumnAt(t.text, offset);
     return { ok: false, violation: { message: `invalid JSON: ${message}`, line, column } };
   }
+  const source = new SpecSource(value, t.text);
+  // Only text can hold a number out of range, and only text with a long exponent or digit run.
+  return mayHoldHugeNumber(t.text) ? loaded(source, "invalid JSON") : { ok: true, source };
+}
+
+function loaded(source: SpecSource, what: string): LoadResult {
+  const violation = checkLoaded(source, what);
+  return violation ? { ok: false, violation } : { ok: true, source };
 }
 
 /** 1-based line and column of a 0-based character offset. */
@@ -201,8 +239,8 @@ export function finish(
 }
 
 /** The result for a specification that could not even be loaded. */
-export function loadFailure(base: string, violation: Omit<Violation, "field">): ParseResult {
-  return { ok: false, violations: [{ field: base, ...violation }] };
+export function loadFailure(base: string, { path, ...violation }: LoadViolation): ParseResult {
+  return { ok: false, violations: [{ field: renderPath(base, path ?? []), ...violation }] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -42,6 +42,28 @@ describe("YAML specifications", () => {
     expect(loadYaml(`a: "${"[".repeat(500)}"\nb: '${"{".repeat(500)}' # ${"[".repeat(500)}\n`).ok).toBe(true);
   });
 
+  it("refuses block nesting past the limit before composing the document", () => {
+    for (const text of [`${"- ".repeat(3000)}x`, `a:\n${Array.from({ length: 300 }, (_, i) => `${" ".repeat(i + 1)}b:`).join("\n")} 1`]) {
+      expect(loadYaml(text)).toMatchObject({ ok: false, violation: { message: expect.stringContaining("nested more than 128 levels deep") } });
+    }
+    expect(loadYaml(`${"- ".repeat(100)}x`).ok).toBe(true);
+  });
+
+  it("names values JSON cannot carry instead of changing them", () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ["{limit: .inf}", "limit", /not a finite number/],
+      ["{n: .nan}", "n", /not a finite number/],
+      ["{b: !!binary aGVsbG8=}", "b", /binary/],
+      ["{s: !!set {a, b}}", "s", /set/],
+      ["{o: !!omap [a: 1]}", "o", /ordered map/],
+      ["{t: !!timestamp 2001-12-14}", "t", /timestamp/],
+    ];
+    for (const [meta, member, message] of cases) {
+      const specification = `version: 2\nmodels:\n  - name: m\n    meta: ${meta}\n`;
+      expect(parseSchema({ type: "dbt", specification }, "s")).toMatchObject({ ok: false, violations: [{ field: `s.specification.models[0].meta.${member}`, message, line: 4 }] });
+    }
+  });
+
   it("locates violations from the one parse", () => {
     const result = parseSchema({ type: "dbt", specification: "version: 2\nmodels:\n  - name: m\n    columns:\n      - data_type: int\n" }, "s");
     expect(result).toMatchObject({ ok: false, violations: [{ field: "s.specification.models[0].columns[0].name", line: 5, column: 9 }] });

@@ -6,9 +6,10 @@
  * node it names, so a few lines of anchors and aliases can stand for an enormous value. Steward
  * counts the nodes the value would have and refuses a document whose aliases more than double it.
  */
-import { LineCounter, isAlias, isMap, isPair, isSeq, parseDocument } from "yaml";
+import { LineCounter, isAlias, isMap, isPair, isSeq } from "yaml";
 import type { Document } from "yaml";
-import { MAX_DEPTH, SpecSource, lineColumnAt, textOf, type LoadResult } from "./text.js";
+import { NestingTooDeep, parseBoundedDocument } from "../platform/yaml-depth.js";
+import { MAX_DEPTH, SpecSource, checkLoaded, lineColumnAt, textOf, tooDeep, type LoadResult } from "./text.js";
 
 /** Aliases may add at most this many nodes beyond the size of the text's own nodes... */
 const ALIAS_ALLOWANCE = 10_000;
@@ -57,47 +58,20 @@ function sizes(doc: Document.Parsed): { written: number; expanded: number } {
   return { written, expanded: result ?? 0 };
 }
 
-/**
- * How deeply the text nests flow collections (`[`, `{`), outside quotes and comments. The YAML
- * parser is recursive: absurd nesting is refused before it, instead of exhausting its stack.
- */
-function flowDepth(text: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "[" || c === "{") {
-      depth++;
-      if (depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c === "]" || c === "}") {
-      if (depth > 0) depth--;
-    } else if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (c === "'" && (i === 0 || /[\s\[{,:]/.test(text[i - 1]))) {
-      for (i++; i < text.length; i++) {
-        if (text[i] === "'" && text[i + 1] === "'") i++;
-        else if (text[i] === "'") break;
-      }
-    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]))) {
-      while (i < text.length && text[i] !== "\n") i++;
-    }
-  }
-  return deepest;
-}
-
 /** YAML text (JSON text included) or an already-parsed value. */
 export function loadYaml(specification: unknown): LoadResult {
-  if (typeof specification !== "string") return { ok: true, source: new SpecSource(specification) };
+  if (typeof specification !== "string") {
+    const source = new SpecSource(specification);
+    const violation = checkLoaded(source, "the specification");
+    return violation ? { ok: false, violation } : { ok: true, source };
+  }
   const t = textOf(specification);
   if ("error" in t) return { ok: false, violation: { message: t.error } };
-  if (flowDepth(t.text, MAX_DEPTH) > MAX_DEPTH) {
-    return { ok: false, violation: { message: `invalid YAML: collections are nested more than ${MAX_DEPTH} levels deep` } };
-  }
   try {
     const lines = new LineCounter();
-    // Merge keys (`<<: *defaults`) as dbt's own YAML loader reads them.
-    const doc = parseDocument(t.text, { lineCounter: lines, prettyErrors: false, merge: true });
+    // Merge keys (`<<: *defaults`) as dbt's own YAML loader reads them. Nesting, flow or block,
+    // is measured before the recursive part of the parse.
+    const doc = parseBoundedDocument(t.text, { lineCounter: lines, prettyErrors: false, merge: true }, MAX_DEPTH);
     const error = doc.errors[0];
     if (error) {
       const { line, column } = lineColumnAt(t.text, error.pos?.[0] ?? 0);
@@ -113,9 +87,13 @@ export function loadYaml(specification: unknown): LoadResult {
       };
     }
     const value: unknown = doc.toJS({ maxAliasCount: -1 });
-    return { ok: true, source: new SpecSource(value, t.text, { doc, lines }) };
+    const source = new SpecSource(value, t.text, { doc, lines });
+    // Aliases can nest what the text does not; YAML's own types are no JSON.
+    const violation = checkLoaded(source, "invalid YAML");
+    return violation ? { ok: false, violation } : { ok: true, source };
   } catch (error) {
-    // Anything else (e.g. stack exhaustion on absurd nesting) is still a problem with the input.
+    if (error instanceof NestingTooDeep) return { ok: false, violation: tooDeep("invalid YAML") };
+    // Anything else is still a problem with the input.
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, violation: { message: `invalid YAML: ${message}` } };
   }

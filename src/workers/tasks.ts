@@ -6,7 +6,7 @@ import { parseSchema as parse } from "../schema-formats/index.js";
 import type { ParseLimits } from "../schema-formats/limits.js";
 import type { ParseResult } from "../schema-formats/types.js";
 import { readYaml, writeYaml, YamlSource, type YamlPosition } from "../platform/yaml-document.js";
-import { Problem } from "../platform/errors.js";
+import { Problem, type FieldViolation } from "../platform/errors.js";
 import type { Segment } from "../platform/paths.js";
 
 /** Parses one Schema object. */
@@ -14,12 +14,12 @@ function parseSchema(task: { schema: unknown; path: string; limits: ParseLimits 
   return parse(task.schema, task.path, task.limits);
 }
 
-/** A YAML document as a plain value, or why it is not one (the detail of a 400). */
-function parseYaml(text: string): { value: unknown } | { invalid: string } {
+/** A YAML document as a plain value, or why it is not one (the detail and violations of a 400). */
+function parseYaml(text: string): { value: unknown } | { invalid: string; violations?: FieldViolation[] } {
   try {
     return { value: readYaml(text).value };
   } catch (error) {
-    if (error instanceof Problem) return { invalid: error.detail };
+    if (error instanceof Problem) return { invalid: error.detail, violations: error.violations };
     throw error;
   }
 }
