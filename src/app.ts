@@ -26,9 +26,9 @@ import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
 import { applyOperationId } from "./platform/http/operation-ids.js";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./platform/json-depth.js";
 import { logDestination } from "./platform/log.js";
 import type { App } from "./platform/http/types.js";
+import { registerJsonBodies } from "./platform/http/json-body.js";
 import { registerYamlBodies } from "./platform/http/yaml-body.js";
 import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
@@ -125,21 +125,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   const textAjv = createAjv({ coerceTypes: "array", useDefaults: true, removeAdditional: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === "body" ? bodyAjv : textAjv).compile(schema));
 
-  // JSON only: a text/plain body is a 415, not a string that fails validation. An empty JSON body
-  // is read as null, which action endpoints with optional bodies accept like no body at all.
+  // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser("text/plain");
-  const json = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  for (const type of ["application/json", /^application\/[\w.-]+\+json$/]) {
-    app.addContentTypeParser(type, { parseAs: "string" }, (request, body, done) => {
-      const text = body.toString();
-      if (text.trim() === "") return done(null, null);
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-        return done(new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
-      }
-      return json(request, text, done);
-    });
-  }
+  registerJsonBodies(app);
   registerYamlBodies(app, limits.schemaParseTimeoutMs);
 
   app.addHook("onRoute", applyOperationId);

@@ -86,6 +86,50 @@ describe.each(DATABASES)("HTTP conventions (%s)", (kind) => {
     expect(JSON.stringify((await t.api("GET", "/api/teams/deep")).body.custom)).toBe(`{"x":${"[".repeat(150)}"[{\\"\\\\"${"]".repeat(150)}}`);
   });
 
+  it("400 with the same depth message for YAML nested deeper than 200 levels, flow or block; nothing stored", async () => {
+    const yaml = { contentType: "application/yaml" };
+    for (const raw of [`name: x\ncustom: ${"[".repeat(3000)}${"]".repeat(3000)}\n`, `name: x\ncustom:\n  ${"- ".repeat(3000)}x\n`]) {
+      const body = expectProblem(await t.api("PUT", "/api/teams/deep-yaml", undefined, { ...yaml, raw }), 400);
+      expect(body.detail).toBe("The request body nests arrays and objects deeper than 200 levels.");
+    }
+    expect((await t.api("GET", "/api/teams/deep-yaml")).status).toBe(404);
+  });
+
+  it("400 naming the member for numbers out of JSON's range and YAML values JSON cannot carry; nothing stored", async () => {
+    const json = expectProblem(await t.api("PUT", "/api/teams/huge", undefined, { raw: '{"name":"x","custom":{"n":1e999999}}' }), 400);
+    expect(json.violations).toEqual([{ field: "custom.n", message: expect.stringContaining("not a finite number") }]);
+    const yaml = { contentType: "application/yaml" };
+    for (const [value, message] of [[".inf", /not a finite number/], ["-.inf", /not a finite number/], [".nan", /not a finite number/], ["1e999", /not a finite number/], ["!!binary aGVsbG8=", /binary/], ["!!set {a, b}", /set/], ["!!omap [a: 1]", /ordered map/]] as const) {
+      const body = expectProblem(await t.api("PUT", "/api/teams/huge", undefined, { ...yaml, raw: `name: x\ncustom:\n  v: ${value}\n` }), 400);
+      expect(body.violations).toEqual([{ field: "custom.v", message: expect.stringMatching(message), line: 3, column: expect.any(Number) }]);
+    }
+    expect((await t.api("GET", "/api/teams/huge")).status).toBe(404);
+    // Exponents and long digit runs in strings, and large finite numbers, are fine.
+    const fine = await t.api("PUT", "/api/teams/huge", undefined, { raw: '{"name":"1e999","custom":{"n":1e308,"s":"9e999"}}' });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.body.custom).toEqual({ n: 1e308, s: "9e999" });
+  });
+
+  it("400 for an empty body where a document is required; an optional body may still be empty", async () => {
+    for (const raw of ["", "   \n"]) {
+      expect(expectProblem(await t.api("PUT", "/api/teams/empty", undefined, { raw }), 400).detail).toMatch(/empty/);
+      expect(expectProblem(await t.api("PUT", "/api/teams/empty", undefined, { raw, contentType: "application/yaml" }), 400).detail).toMatch(/empty/);
+    }
+    expect((await t.api("GET", "/api/teams/empty")).status).toBe(404);
+    // The body of a provisioning report is optional: no body is not malformed (the access is unknown).
+    expectProblem(await t.api("POST", "/api/access/unknown/provisioning/provisioning-started", undefined, { raw: "" }), 404);
+  });
+
+  it("400 for a body that is not UTF-8, JSON or YAML; nothing stored", async () => {
+    const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    for (const contentType of ["application/json", "application/yaml"]) {
+      const res = await fetch(`${t.url}/api/teams/latin`, { method: "PUT", headers: { "x-api-key": t.key, "content-type": contentType }, body: bytes });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/UTF-8/);
+    }
+    expect((await t.api("GET", "/api/teams/latin")).status).toBe(404);
+  });
+
   it("accepts JSON under an application/*+json media type", async () => {
     const res = await t.api("PUT", "/api/teams/plus", { name: "Plus" }, { contentType: "application/vnd.steward+json" });
     expect(res.status).toBe(200);

@@ -8,6 +8,7 @@ import { Problem, type FieldViolation } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
 import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
+import { bodyText } from "./json-body.js";
 import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
@@ -32,18 +33,19 @@ const bodies = new WeakMap<FastifyRequest, Locate>();
  * 415. `timeoutMs` bounds the parse of a big body (SCHEMA_PARSE_TIMEOUT_MS).
  */
 export function registerYamlBodies(app: App, timeoutMs: number): void {
-  app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "string" }, async (request: FastifyRequest, body: string | Buffer) => {
+  app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "buffer" }, async (request: FastifyRequest, body: string | Buffer) => {
     if (request.routeOptions.config?.yamlBody !== true) {
       throw new Problem(415, "This operation takes JSON only (Content-Type: application/json).");
     }
-    const text = body.toString();
+    const text = bodyText(request, body as Buffer);
+    if (text === null) return null;
     if (text.length <= IN_PLACE_BYTES) {
       const { value, source } = readYaml(text);
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
       return value;
     }
     const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs), `Parsing the ${text.length}-character YAML body`, 413);
-    if ("invalid" in parsed) throw new Problem(400, parsed.invalid);
+    if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
     bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
     return parsed.value;

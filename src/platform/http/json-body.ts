@@ -1,0 +1,77 @@
+/**
+ * JSON request bodies (PRODUCT.md §3: malformed JSON is a 400). Besides what `JSON.parse`
+ * refuses, a body is malformed when it is not UTF-8 (RFC 8259 §8.1; decoding would replace the
+ * bytes and store the replacement), when it is empty where the operation needs a document, when
+ * it nests deeper than any document may (every later step walks it recursively), and when it holds
+ * a number beyond JSON's range, which would be stored as null.
+ */
+import { isUtf8 } from "node:buffer";
+import type { FastifyRequest } from "fastify";
+import { Problem } from "../errors.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.js";
+import { firstNonJsonMember, mayHoldHugeNumber } from "../json-values.js";
+import { renderPath } from "../paths.js";
+import type { App } from "./types.js";
+
+/**
+ * The text of a body, or a 400 when its bytes are not UTF-8. Null for a body of white space alone:
+ * action endpoints whose body is optional (their schema accepts null) take it as no body at all,
+ * any other operation that takes a body answers 400.
+ */
+export function bodyText(request: FastifyRequest, body: Buffer): string | null {
+  if (!isUtf8(body)) throw new Problem(400, "The request body is not valid UTF-8 text.");
+  const text = body.toString("utf8");
+  if (text.trim() !== "") return text;
+  if (takesEmptyBody(request)) return null;
+  throw new Problem(400, "The request body is empty; this operation takes a document.");
+}
+
+/** Whether the route takes no body, or a body whose schema accepts null (an optional body). */
+function takesEmptyBody(request: FastifyRequest): boolean {
+  const schema = request.routeOptions.schema?.body as Record<string, unknown> | undefined;
+  if (schema === undefined) return true;
+  const acceptsNull = (s: unknown): boolean => {
+    const type = (s as { type?: unknown } | null)?.type;
+    return type === "null" || (Array.isArray(type) && type.includes("null"));
+  };
+  return acceptsNull(schema) || [schema.anyOf, schema.oneOf].some((branches) => Array.isArray(branches) && branches.some(acceptsNull));
+}
+
+/** A 400 naming the first member JSON cannot carry, if the parsed body has one. */
+export function refuseNonJsonMember(value: unknown): void {
+  const strange = firstNonJsonMember(value);
+  if (!strange) return;
+  const field = renderPath("", strange.path) || "body";
+  throw new Problem(400, `The request body holds a value JSON cannot carry: ${field} ${strange.message}.`, [{ field, message: strange.message }]);
+}
+
+/** Registers the parser of `application/json` and `application/*+json` bodies. */
+export function registerJsonBodies(app: App): void {
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  for (const type of ["application/json", /^application\/[\w.-]+\+json$/]) {
+    app.addContentTypeParser(type, { parseAs: "buffer" }, (request, body, done) => {
+      let text: string | null;
+      try {
+        text = bodyText(request, body as Buffer);
+      } catch (error) {
+        return done(error as Error, undefined);
+      }
+      if (text === null) return done(null, null);
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        return done(new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      }
+      // Only text with a long exponent or digit run can hold a number out of range: others skip the walk.
+      if (!mayHoldHugeNumber(text)) return json(request, text, done);
+      json(request, text, (error, value) => {
+        if (error) return done(error, undefined);
+        try {
+          refuseNonJsonMember(value);
+        } catch (problem) {
+          return done(problem as Error, undefined);
+        }
+        done(null, value);
+      });
+    });
+  }
+}
