@@ -15,6 +15,24 @@ describe("jsonschema", () => {
     }
   });
 
+  it("names a cycle of references that never reaches a schema, quickly and without exhausting the stack", () => {
+    const started = performance.now();
+    const mutual = jsonschemaParser.parse(
+      { type: "object", properties: { a: { $ref: "#/definitions/A" } }, definitions: { A: { $ref: "#/definitions/B" }, B: { $ref: "#/definitions/A" } } },
+      "specification",
+    );
+    expect(mutual).toEqual({
+      ok: false,
+      violations: [{ field: "specification.definitions.A.$ref", message: "reference cycle with no schema: #/definitions/A → #/definitions/B → #/definitions/A" }],
+    });
+    const self = jsonschemaParser.parse(JSON.stringify({ type: "object", properties: { a: { $ref: "#/properties/a" } } }), "s");
+    expect(self).toMatchObject({ ok: false, violations: [{ field: "s.properties.a.$ref", message: expect.stringContaining("reference cycle"), line: 1, column: 44 }] });
+    expect(performance.now() - started).toBeLessThan(400);
+    // Recursion through a schema (a tree of nodes) is no cycle.
+    const tree = { type: "object", properties: { root: { $ref: "#/definitions/Node" } }, definitions: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/Node" } } } } } };
+    expect(jsonschemaParser.parse(tree, "s").ok).toBe(true);
+  });
+
   it("hands Avro records to the Avro parser", () => {
     const result = jsonschemaParser.parse([{ type: "record", name: "A", fields: [{ name: "x", type: "int" }] }], "s");
     expect(result).toMatchObject({ ok: true, detectedType: "avro", models: [{ name: "A", kind: "record" }] });

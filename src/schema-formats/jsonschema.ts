@@ -162,15 +162,20 @@ function checkRefsAndPatterns(root: Record<string, unknown>, path: Path, issues:
       issues.add(at, `invalid regular expression ${quote(pattern)}`);
     }
   };
+  /** Where each schema that makes a local reference is, and its references in document order. */
+  const referring = new Map<object, Path>();
+  const local: Array<[string, Path]> = [];
   const stack: Array<[unknown, Path]> = [[root, path]];
   while (stack.length > 0) {
     const [schema, at] = stack.pop()!;
     if (!isRecord(schema)) continue;
     const ref = refOf(schema);
     if (ref !== undefined) {
-      const key = typeof schema.$ref === "string" ? "$ref" : typeof schema.$recursiveRef === "string" ? "$recursiveRef" : "$dynamicRef";
+      const key = refKey(schema);
       if (ref.startsWith("#")) {
         if (resolveLocal(root, ref) === undefined) issues.add([...at, key], `cannot resolve reference ${quote(ref)}`);
+        referring.set(schema, at);
+        local.push([ref, [...at, key]]);
       } else {
         external.push([ref, [...at, key]]);
       }
@@ -190,7 +195,42 @@ function checkRefsAndPatterns(root: Record<string, unknown>, path: Path, issues:
     // Reversed onto the stack, so problems come out in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
+  checkRefCycles(root, local, referring, issues);
   return external;
+}
+
+function refKey(schema: Record<string, unknown>): string {
+  return typeof schema.$ref === "string" ? "$ref" : typeof schema.$recursiveRef === "string" ? "$recursiveRef" : "$dynamicRef";
+}
+
+/**
+ * Reports each cycle of references that never reaches a schema (`A` refers to `B`, which refers to
+ * `A`): no validator can evaluate one, and ajv's compiler recurses through it until the stack
+ * ends. Each reference is followed once, whatever the number of chains through it.
+ */
+function checkRefCycles(root: Record<string, unknown>, refs: Array<[string, Path]>, referring: Map<object, Path>, issues: Issues): void {
+  const settled = new Set<string>();
+  for (const [first, from] of refs) {
+    const chain: string[] = [];
+    const onChain = new Map<string, Record<string, unknown>>();
+    let ref: string | undefined = first;
+    while (ref !== undefined && ref.startsWith("#") && !settled.has(ref)) {
+      const target = resolveLocal(root, ref);
+      if (onChain.has(ref)) {
+        const cycle = chain.slice(chain.indexOf(ref));
+        const schema = onChain.get(ref)!;
+        // At the first reference of the cycle; a cycle through places that are no schema keyword at the reference that led there.
+        const at = referring.get(schema);
+        issues.add(at ? [...at, refKey(schema)] : from, `reference cycle with no schema: ${[...cycle, ref].join(" → ")}`);
+        break;
+      }
+      if (!isRecord(target)) break;
+      chain.push(ref);
+      onChain.set(ref, target);
+      ref = refOf(target);
+    }
+    for (const r of chain) settled.add(r);
+  }
 }
 
 /** Plain-name fragments (`#name`) by the `$anchor`, `$dynamicAnchor` or draft-07 `$id: "#name"` that declares them. */
