@@ -34,6 +34,7 @@ import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
 import { webAppRoutes } from "./webapp/static.js";
+import { withPlainDotIds } from "./webapp/page-paths.js";
 
 export const VERSION = "0.1.0";
 
@@ -103,6 +104,8 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     },
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
+    // Browsers cannot send an id `.` or `..` as a path segment; the web app escapes them (page-paths.ts).
+    rewriteUrl: (request) => withPlainDotIds(request.url ?? "/"),
     return503OnClosing: true,
     forceCloseConnections: "idle",
     // URLs the router cannot decode (a stray `%`) are client errors like any other.

@@ -11,6 +11,8 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL("../dist/web", import.meta.url)),
     emptyOutDir: true,
+    // Not /assets: that is where the pages of assets are (src/webapp/static.ts, BUILD_DIR).
+    assetsDir: "static",
     target: "es2022",
     modulePreload: { polyfill: false },
     reportCompressedSize: false,

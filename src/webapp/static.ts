@@ -4,27 +4,25 @@ import { gzipSync } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/types.js";
+import { PAGE_KINDS } from "./page-paths.js";
 
 /**
- * Serves the web app built into `config.webDir` (see web/): hashed assets under /assets with a
- * year of caching, and index.html for every page the app routes itself. Page paths are listed
+ * Serves the web app built into `config.webDir` (see web/): hashed build files under /static with
+ * a year of caching, and index.html for every page the app routes itself. Page paths are listed
  * rather than caught by a wildcard, so unknown paths under /api still answer 404/405 problems.
+ * The build files stay clear of the pages: `/assets/<id>` is an asset's page, whatever its id.
  */
 
-/** The app's pages; `location-html` headers point at the ones with ids. */
+/** Where Vite puts the hashed build files (`build.assetsDir` in web/vite.config.ts). */
+export const BUILD_DIR = "static";
+
+/** The app's pages: a list and the page of one for every kind that `location-html` headers name. */
 export const PAGE_ROUTES = [
   "/",
   "/sign-in",
   "/setup",
   "/invitation",
-  "/dataproducts",
-  "/dataproducts/*",
-  "/datacontracts",
-  "/datacontracts/*",
-  "/teams",
-  "/teams/*",
-  "/access",
-  "/access/*",
+  ...PAGE_KINDS.flatMap((kind) => [`/${kind}`, `/${kind}/*`]),
   "/activity",
   "/settings",
   "/settings/*",
@@ -91,7 +89,7 @@ export async function webAppRoutes(app: App, config: Config): Promise<void> {
   for (const url of PAGE_ROUTES) app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
 
   // Hashed build output: never changes under the same name.
-  app.get("/assets/*", { schema: { hide: true } }, async (request, reply) => {
+  app.get(`/${BUILD_DIR}/*`, { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split("?")[0];
     let asset: Asset | undefined;
     try {
@@ -107,7 +105,7 @@ export async function webAppRoutes(app: App, config: Config): Promise<void> {
 
   // Files at the root of the build (favicon and the like).
   for (const [path, asset] of files) {
-    if (path.startsWith("/assets/") || path === "/index.html") continue;
+    if (path.startsWith(`/${BUILD_DIR}/`) || path === "/index.html") continue;
     app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.header("cache-control", "public, max-age=3600").type(asset.type).send(asset.body));
   }
 }

@@ -5,6 +5,7 @@ import { pageWindow, sendPage } from "../../platform/http/paging.js";
 import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { badRequest } from "../../platform/errors.js";
+import { idSegment, pagePath } from "../../webapp/page-paths.js";
 import { ACCESS_STATUSES, PROVISIONING_TRANSITIONS } from "./lifecycle.js";
 import type { ConsumerType } from "./repository.js";
 import {
@@ -28,7 +29,7 @@ import { etagOfJson, tagListMatches } from "../shared/document-service.js";
 type WithId = FastifyRequest<{ Params: { id: string } }>;
 
 export function accessRoutes(app: App, access: AccessService, config: Config): void {
-  const htmlUrl = (id: string) => `${config.appUrl}/access/${encodeURIComponent(id)}`;
+  const htmlUrl = (id: string) => config.appUrl + pagePath("access", id);
   const tags = ["access"];
 
   app.get(
@@ -79,7 +80,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
     },
     async (request, reply) => {
       const { access: created } = await access.put(principalOf(request), undefined, request.body as Record<string, unknown>);
-      return reply.code(201).header("location", `/api/access/${encodeURIComponent(created.id!)}`).header("location-html", htmlUrl(created.id!)).send(created);
+      return reply.code(201).header("location", `/api/access/${idSegment(created.id!)}`).header("location-html", htmlUrl(created.id!)).send(created);
     },
   );
 

@@ -7,10 +7,11 @@ import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import { etagOfJson, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
 import { withMembers } from "../../platform/objects.js";
+import { pagePath, type PageKind } from "../../webapp/page-paths.js";
 
 export interface DocumentRoutesOptions<D extends Document> {
-  /** Plural path segment under /api, e.g. `teams`. */
-  plural: string;
+  /** Plural path segment under /api, e.g. `teams`; the web app's pages of the kind have the same. */
+  plural: PageKind;
   /** Singular noun for summaries, e.g. `team`. */
   noun: string;
   tag: string;
@@ -59,7 +60,7 @@ export const ConditionalHeaders = Type.Object({
 /** PUT-upsert, GET one, GET list and DELETE for a catalog document (PRODUCT.md §3). */
 export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOptions<D>): void {
   const base = `/api/${o.plural}`;
-  const htmlUrl = (id: string) => `${o.config.appUrl}/${o.plural}/${encodeURIComponent(id)}`;
+  const htmlUrl = (id: string) => o.config.appUrl + pagePath(o.plural, id);
   const one = o.idSchema ? `${base}/*` : `${base}/:id`;
   const params = o.idSchema ? Type.Object({ "*": o.idSchema }) : IdParams;
   const idOf = (request: OneParams) => (o.idSchema ? request.params["*"]! : request.params.id!);

@@ -5,6 +5,7 @@ import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shap
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { TestResultService } from "./service.js";
 import { LatestTestResultsSchema, TestResultsSchema } from "./shapes.js";
+import { pagePath } from "../../webapp/page-paths.js";
 
 const tags = ["test-results"];
 
@@ -23,7 +24,7 @@ export function testResultRoutes(app: App, results: TestResultService, config: C
     },
     async (request, reply) => {
       const run = await results.publish(principalOf(request), request.body as Record<string, unknown>);
-      reply.header("location-html", `${config.appUrl}/test-results/${encodeURIComponent(run.id)}`);
+      reply.header("location-html", config.appUrl + pagePath("test-results", run.id));
       return run;
     },
   );
