@@ -3,6 +3,7 @@ import type { Static } from "@sinclair/typebox";
 import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
 import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src/modules/datacontracts/versions/shapes.js";
 import type { Violation } from "./violation.js";
+import { idSegment } from "../../src/webapp/page-paths.js";
 
 export type { Violation };
 
@@ -94,7 +95,9 @@ export function withQuery(path: string, query: Record<string, string | undefined
   return s ? `${path}?${s}` : path;
 }
 
-export const enc = encodeURIComponent;
+/** An id as one path segment, of a page or an /api path: percent-encoded, and `.`/`..` escaped (page-paths.ts). */
+export const enc = idSegment;
+export { pagePath, type PageKind } from "../../src/webapp/page-paths.js";
 
 // The server's own shapes, so the two cannot drift apart.
 export type { Team } from "../../src/modules/teams/shapes.js";
@@ -102,6 +105,12 @@ export type { DataProduct, OutputPort } from "../../src/modules/dataproducts/sha
 export type { DataContract, SchemaObject } from "../../src/modules/datacontracts/shapes.js";
 export type { Access, HistoryEntry, Provisioning } from "../../src/modules/access/shapes.js";
 export type { NormalizedField, NormalizedModel } from "../../src/schema-formats/types.js";
+export type { Asset } from "../../src/modules/assets/shapes.js";
+export type { SourceSystem } from "../../src/modules/sourcesystems/shapes.js";
+export type { Definition } from "../../src/modules/definitions/shapes.js";
+export type { Tag } from "../../src/modules/tags/shapes.js";
+export type { TestResults } from "../../src/modules/test-results/shapes.js";
+export type { Connector } from "../../src/modules/connectors/shapes.js";
 
 export type ContractVersionSummary = Static<typeof ContractVersionSummarySchema>;
 export type ChangeReport = Static<typeof ChangeReportSchema>;

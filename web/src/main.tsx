@@ -14,6 +14,11 @@ import { AccessInbox, AccessPage } from "./pages/access.js";
 import { ActivityPage } from "./pages/activity.js";
 import { ApiKeysPage } from "./pages/apikeys.js";
 import { MembersPage } from "./pages/members.js";
+import { AssetList, AssetPage } from "./pages/assets.js";
+import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, TagList, TagPage } from "./pages/catalog.js";
+import { CATALOG_KINDS } from "./pages/catalog-parts.js";
+import { TestRunList, TestRunPage } from "./pages/test-runs.js";
+import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -66,6 +71,18 @@ function Routes({ path }: { path: string }) {
   if ((m = match("/teams/:id", path))) return <TeamPage id={m.id} />;
   if (path === "/access") return <AccessInbox />;
   if ((m = match("/access/:id", path))) return <AccessPage id={m.id} />;
+  if (path === "/assets") return <AssetList />;
+  if ((m = match("/assets/:id", path))) return <AssetPage id={m.id} />;
+  if (path === "/sourcesystems") return <SourceSystemList />;
+  if ((m = match("/sourcesystems/:id", path))) return <SourceSystemPage id={m.id} />;
+  if (path === "/definitions") return <DefinitionList />;
+  if ((m = match("/definitions/:id", path))) return <DefinitionPage id={m.id} />;
+  if (path === "/tags") return <TagList />;
+  if ((m = match("/tags/:id", path))) return <TagPage id={m.id} />;
+  if (path === "/test-results") return <TestRunList />;
+  if ((m = match("/test-results/:id", path))) return <TestRunPage id={m.id} />;
+  if (path === "/connectors") return <ConnectorList />;
+  if ((m = match("/connectors/:id", path))) return <ConnectorPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
@@ -79,13 +96,15 @@ function Routes({ path }: { path: string }) {
   );
 }
 
-const NAV = [
+/** The main menu; an entry is current on the pages under each of its `sections` (its own path when none). */
+const NAV: Array<{ href: string; label: string; sections?: string[] }> = [
   { href: "/dataproducts", label: "Data products" },
-  { href: "/datacontracts", label: "Data contracts" },
+  { href: "/datacontracts", label: "Data contracts", sections: ["/datacontracts", "/test-results"] },
   { href: "/teams", label: "Teams" },
   { href: "/access", label: "Access" },
+  { href: "/assets", label: "Catalog", sections: CATALOG_KINDS.map((k) => `/${k}`) },
   { href: "/activity", label: "Activity" },
-  { href: "/settings/api-keys", label: "Settings", section: "/settings" },
+  { href: "/settings/api-keys", label: "Settings", sections: ["/settings", "/connectors"] },
 ];
 
 function Shell({ path, children }: { path: string; children: ComponentChildren }) {
@@ -93,7 +112,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
   const current = session.organizations.find((o) => o.id === session.currentOrganizationId);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
-  const section = (href: string, s?: string) => path === href || path.startsWith((s ?? href) + "/") || (href === "/dataproducts" && path === "/");
+  const section = (href: string, sections = [href]) => path === href || sections.some((s) => path === s || path.startsWith(s + "/")) || (href === "/dataproducts" && path === "/");
   return (
     <>
       <a class="skip" href="#main">
@@ -111,7 +130,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
           <ul>
             {NAV.map((n) => (
               <li key={n.href}>
-                <a href={n.href} aria-current={section(n.href, n.section) ? "page" : undefined}>
+                <a href={n.href} aria-current={section(n.href, n.sections) ? "page" : undefined}>
                   {n.label}
                 </a>
               </li>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { idOfSegment } from "../../src/webapp/page-paths.js";
 
 /** A small history router: pages are chosen by path; same-origin links navigate without reloading. */
 
@@ -75,7 +76,7 @@ export function useLocation(): Location {
   return { path: location.pathname.replace(/\/+$/, "") || "/", query: new URLSearchParams(location.search) };
 }
 
-/** `/dataproducts/:id` → `{ id }` (decoded), or null when the path does not match. */
+/** `/dataproducts/:id` → `{ id }` (decoded, see idSegment), or null when the path does not match. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split("/");
   const s = path.split("/");
@@ -84,7 +85,7 @@ export function match(pattern: string, path: string): Record<string, string> | n
   for (let i = 0; i < p.length; i++) {
     if (p[i].startsWith(":")) {
       try {
-        params[p[i].slice(1)] = decodeURIComponent(s[i]);
+        params[p[i].slice(1)] = idOfSegment(s[i]);
       } catch {
         return null;
       }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, enc, get, withQuery, type Access, type CloudEvent, type DataContract, type DataProduct, type Team } from "../api.js";
+import { ApiError, get, pagePath, withQuery, type Access, type PageKind, type CloudEvent, type DataContract, type DataProduct, type Team } from "../api.js";
 import { contractSummary, productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
 import { Badge, ErrorBox, Loading, PageHeader, When } from "../ui.js";
@@ -21,7 +21,21 @@ export async function readFeed(after: string): Promise<CloudEvent[]> {
   }
 }
 
-const KIND = /^(Team|DataProduct|OutputPort|DataContract|Access)(.+)Event$/;
+/** The page of each kind of event's subject; output port events name their data product. */
+const PAGE_OF: Record<string, PageKind> = {
+  Team: "teams",
+  DataProduct: "dataproducts",
+  OutputPort: "dataproducts",
+  DataContract: "datacontracts",
+  Access: "access",
+  Asset: "assets",
+  SourceSystem: "sourcesystems",
+  Definition: "definitions",
+  Tag: "tags",
+  TestResults: "test-results",
+};
+
+const KIND = new RegExp(`^(${Object.keys(PAGE_OF).join("|")})(.+)Event$`);
 
 /** `com.service.events.AccessApprovedEvent` → { resource: "Access", action: "Approved" } */
 export function describe(event: CloudEvent): { resource: string; action: string; href?: string } {
@@ -30,9 +44,7 @@ export function describe(event: CloudEvent): { resource: string; action: string;
   if (!m) return { resource: "", action: kind };
   const [, resource, rawAction] = m;
   const action = rawAction.replace(/([a-z])([A-Z])/g, "$1 $2");
-  const id = enc(event.subject);
-  const href =
-    resource === "Team" ? `/teams/${id}` : resource === "DataContract" ? `/datacontracts/${id}` : resource === "Access" ? `/access/${id}` : `/dataproducts/${id}`;
+  const href = pagePath(PAGE_OF[resource], event.subject);
   return { resource: resource.replace(/([a-z])([A-Z])/g, "$1 $2"), action, href: rawAction === "Deleted" ? undefined : href };
 }
 

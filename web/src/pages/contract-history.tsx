@@ -1,22 +1,14 @@
 import { useState } from "preact/hooks";
-import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionSummary } from "../api.js";
+import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionSummary, type TestResults } from "../api.js";
 import { usePrincipalNames } from "../names.js";
-import { Badge, Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
+import { Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
 import { AffectedAccessList, ChangeList } from "./contract-changes.js";
+import { TestRunTable } from "./test-runs.js";
 
 /**
  * A contract's versions with the changes between any two, and its latest test results (PRODUCT.md §8,
  * §9). Test results come from a route a server may not have yet: then the section says so plainly.
  */
-
-interface TestRun {
-  id: string;
-  dataContractVersion?: string;
-  result?: string;
-  timestampStart?: string;
-  timestampEnd?: string;
-  checks?: Array<{ name?: string; result?: string; reason?: string; field?: string; model?: string }>;
-}
 
 /** null: the server has no such route. */
 async function optional<T>(path: string): Promise<T | null> {
@@ -28,10 +20,14 @@ async function optional<T>(path: string): Promise<T | null> {
   }
 }
 
+/** How many of its newest test runs a contract's page shows. */
+const LATEST_RUNS = 5;
+
 export function ContractHistory({ id }: { id: string }) {
   const nameOf = usePrincipalNames();
   const versions = useLoad(() => get<ContractVersionSummary[]>(`/api/datacontracts/${enc(id)}/versions`), [id]);
-  const results = useLoad(() => optional<TestRun[]>(withQuery("/api/test-results", { dataContractId: id })), [id]);
+  // The newest few (the list is newest first); each links to its run with every check.
+  const results = useLoad(() => optional<TestResults[]>(withQuery("/api/test-results", { dataContractId: id, pageSize: String(LATEST_RUNS) })), [id]);
   const [pair, setPair] = useState<{ from?: number; to?: number }>({});
   const [shown, setShown] = useState<ChangeReport | undefined>();
   const [compareError, setCompareError] = useState<unknown>();
@@ -48,7 +44,6 @@ export function ContractHistory({ id }: { id: string }) {
       setCompareError(err);
     }
   };
-  const latestRun = results.data?.length ? results.data[results.data.length - 1] : undefined;
   return (
     <>
       <section aria-labelledby="versions">
@@ -123,25 +118,12 @@ export function ContractHistory({ id }: { id: string }) {
         <ErrorBox error={results.error} title="The test results could not be read" />
         {results.data === null ? (
           <p class="muted">This Steward server does not record test results.</p>
-        ) : latestRun ? (
+        ) : results.data?.length ? (
           <>
+            <TestRunTable runs={results.data} showContract={false} />
             <p>
-              <Badge>{latestRun.result}</Badge> <When value={latestRun.timestampEnd ?? latestRun.timestampStart} />
-              {latestRun.dataContractVersion && <span class="muted"> · contract version {latestRun.dataContractVersion}</span>}
+              <a href={withQuery("/test-results", { dataContractId: id })}>All test runs of this contract</a>
             </p>
-            {latestRun.checks && latestRun.checks.length > 0 && (
-              <Table columns={["Check", "Result", "Reason"]} caption="Checks of the latest test run">
-                {latestRun.checks.map((c, i) => (
-                  <tr key={i}>
-                    <td>{c.name ?? [c.model, c.field].filter(Boolean).join(".")}</td>
-                    <td data-label="Result">
-                      <Badge>{c.result}</Badge>
-                    </td>
-                    <td data-label="Reason">{c.reason ?? <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </Table>
-            )}
           </>
         ) : (
           !results.loading && <Empty>No test results have been published for this contract.</Empty>

@@ -1,7 +1,7 @@
 import { useSession } from "../session.js";
 
 /** Tabs of the organization settings. */
-export function SettingsNav({ current }: { current: "api-keys" | "members" }) {
+export function SettingsNav({ current }: { current: "api-keys" | "members" | "connectors" }) {
   const { session } = useSession();
   const org = session.organizations.find((o) => o.id === session.currentOrganizationId);
   return (
@@ -14,6 +14,9 @@ export function SettingsNav({ current }: { current: "api-keys" | "members" }) {
         <a href="/settings/members" aria-current={current === "members" ? "page" : undefined}>
           Members
         </a>
+        <a href="/connectors" aria-current={current === "connectors" ? "page" : undefined}>
+          Connectors
+        </a>
         <a href="/teams">Teams</a>
       </nav>
     </>
@@ -24,7 +27,7 @@ export function OwnersOnly() {
   return (
     <div class="alert warn" role="status">
       <strong>Owners only</strong>
-      <p>Only owners of the organization manage its API keys and members. Ask one of them.</p>
+      <p>Only owners of the organization manage its API keys, members and connectors. Ask one of them.</p>
     </div>
   );
 }
