@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -9,6 +10,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 const compiled = new Map<string, ValidateFunction>();
 
+// In a clone shared/ sits beside the repository; in a worktree one level further up.
+const STANDARDS = [resolve(process.cwd(), "../shared/standards"), resolve(process.cwd(), "../../shared/standards")].find((dir) => existsSync(dir)) ?? resolve(process.cwd(), "../shared/standards");
+
 /**
  * A validator for one of the official standard schemas in ../shared/standards, with the JSON
  * Schema draft the file declares. Tests only: the server never reads these files.
@@ -16,9 +20,10 @@ const compiled = new Map<string, ValidateFunction>();
 export function officialSchema(file: string): ValidateFunction {
   let validate = compiled.get(file);
   if (!validate) {
-    const schema = JSON.parse(readFileSync(resolve(process.cwd(), "../shared/standards", file), "utf8")) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(resolve(STANDARDS, file), "utf8")) as Record<string, unknown>;
     const draft = String(schema.$schema ?? "");
-    const ajv = draft.includes("2020-12") ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv2019({ strict: false, allErrors: true });
+    const options = { strict: false, allErrors: true };
+    const ajv = draft.includes("2020-12") ? new Ajv2020(options) : draft.includes("draft-07") ? new Ajv(options) : new Ajv2019(options);
     addFormats(ajv);
     validate = ajv.compile(schema);
     compiled.set(file, validate);
