@@ -127,6 +127,25 @@ describe("data contract formats", () => {
     }
   });
 
+  it("accepts what the official 3.1.0 schema leaves open or allows: a described authoritative definition, extra description members", () => {
+    const doc = {
+      apiVersion: "v3.1.0", kind: "DataContract", id: "described", version: "1.0.0", status: "active", domain: "logistics",
+      description: { purpose: "p", audience: "analysts" },
+      authoritativeDefinitions: [{ url: "https://wiki.example/parcels", type: "businessDefinition", description: "What a parcel is." }],
+    };
+    expectValid(ODCS, doc);
+    expect(contractFormatOf(doc).validate(doc)).toEqual([]);
+  });
+
+  it("accepts a DCS 1.x contract with no models yet, as the official 1.2.1 schema does", () => {
+    const doc = { id: "early", dataContractSpecification: "1.1.0", info: { title: "Early", version: "0.1.0", owner: "logistics" }, terms: { usage: "tbd" } };
+    expectValid("datacontract-specification-1.2.1.schema.json", doc);
+    const format = contractFormatOf(doc);
+    expect(format.validate(doc)).toEqual([]);
+    expect(format.models(doc)[0]!.models).toEqual([]);
+    expectValid(ODCS, format.toOdcs(doc));
+  });
+
   it("reports DCS 1.x structure problems with paths", () => {
     const doc = { id: "x", dataContractSpecification: "1.1.0", info: { title: "X" }, models: { m: { fields: { a: { type: 3, required: "yes" } } } } };
     expect(contractFormatOf(doc).validate(doc).map((v) => v.field)).toEqual(

@@ -49,14 +49,17 @@ export const DcsSchema = OpenObject(
     }),
     servers: Type.Optional(Type.Record(Type.String(), Type.Object({}))),
     terms: Type.Optional(Type.Object({})),
-    models: Type.Record(
-      Type.String(),
-      OpenObject({
-        type: Type.Optional(Type.String()),
-        description: Type.Optional(Type.String()),
-        fields: Type.Optional(Type.Record(Type.String(), Field)),
-        quality: Type.Optional(Type.Array(Type.Object({}))),
-      }),
+    // A contract may name its terms and servers before it has models.
+    models: Type.Optional(
+      Type.Record(
+        Type.String(),
+        OpenObject({
+          type: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String()),
+          fields: Type.Optional(Type.Record(Type.String(), Field)),
+          quality: Type.Optional(Type.Array(Type.Object({}))),
+        }),
+      ),
     ),
     definitions: Type.Optional(Type.Record(Type.String(), Type.Object({}))),
     tags: Type.Optional(Type.Array(Type.String())),

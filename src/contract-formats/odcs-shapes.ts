@@ -145,7 +145,7 @@ function definitions(): Record<string, TSchema> {
   return {
     CustomProperty: closed({ id: opt(StableId), property: Str, value: Type.Unknown(), description: opt(Str) }),
     CustomProperties: Type.Array(ref("CustomProperty")),
-    AuthoritativeDefinitions: Type.Array(closed({ id: opt(StableId), url: Str, type: Str })),
+    AuthoritativeDefinitions: Type.Array(closed({ id: opt(StableId), url: Str, type: Str, description: opt(Str) })),
     Role: closed({
       id: opt(StableId), role: Str, description: opt(Str), access: opt(Str), firstLevelApprovers: opt(Str), secondLevelApprovers: opt(Str),
       customProperties: opt(ref("CustomProperties")),
@@ -221,8 +221,9 @@ export function odcsDocumentSchema(): Record<string, unknown> {
       status: Str,
       servers: opt(Type.Array(ref("Server"))),
       dataProduct: opt(Str),
+      // The one object of the head the standard leaves open.
       description: opt(
-        closed({
+        OpenObject({
           usage: opt(Str), purpose: opt(Str), limitations: opt(Str), authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
           customProperties: opt(ref("CustomProperties")),
         }),
