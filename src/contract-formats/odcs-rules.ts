@@ -7,100 +7,120 @@ import type { FieldViolation } from "../platform/errors.js";
 import { renderPath, type Segment } from "../platform/paths.js";
 import { isRecord } from "../schema-formats/text.js";
 import { Value } from "@sinclair/typebox/value";
-import { QUALITY_OPERATORS, SERVER_TYPES, TYPE_OPTIONS } from "./odcs-shapes.js";
+import type { TSchema } from "@sinclair/typebox";
+import type { OdcsEdition } from "./odcs-editions.js";
+import { objectIn, objectsOf, QUALITY_OPERATORS, type QualityKind } from "./odcs-shapes.js";
 
 const NOT_ALLOWED = "is not a member the standard allows here (extensions belong in customProperties)";
-const SERVER_BASE = new Set(["id", "server", "type", "description", "environment", "roles", "customProperties"]);
 
-/** Members per quality type beyond the common ones, and what each type requires. */
-const QUALITY_TYPES: Record<string, { members: string[]; required: string[]; comparison: boolean }> = {
-  text: { members: [], required: [], comparison: false },
-  library: { members: ["metric", "rule", "arguments"], required: ["metric"], comparison: true },
-  sql: { members: ["query"], required: ["query"], comparison: true },
-  custom: { members: ["engine", "implementation"], required: ["engine", "implementation"], comparison: false },
-};
-const QUALITY_SPECIFIC = new Set(["metric", "rule", "arguments", "query", "engine", "implementation", ...QUALITY_OPERATORS]);
-
-function fits(schema: Record<string, unknown>, value: unknown): string | undefined {
-  if (schema.type === "integer") return Number.isInteger(value) ? undefined : "must be integer";
-  if (typeof value !== "string") return "must be string";
-  if (schema.format === "uri" && !URL.canParse(value)) return "must be a valid uri";
-  if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) return `must match pattern "${schema.pattern}"`;
-  return undefined;
+/** Whether a value fits a member's schema; the reason when it does not. */
+export function misfit(schema: TSchema, value: unknown): string | undefined {
+  const s = schema as Record<string, unknown>;
+  if (s.format === "uri" && typeof value === "string" && !URL.canParse(value)) return "must be a valid uri";
+  if (s.format === "uri" || s.format === "date") {
+    const { format: _f, ...plain } = s;
+    return Value.Check(plain as TSchema, value) ? undefined : `must be ${describe(s)}`;
+  }
+  return Value.Check(schema, value) ? undefined : `must be ${describe(s)}`;
 }
 
-function serverViolations(server: unknown, path: Segment[], out: FieldViolation[]): void {
-  if (!isRecord(server) || typeof server.type !== "string" || !SERVER_TYPES[server.type]) return;
-  const [members, required] = SERVER_TYPES[server.type]!;
+function serverViolations(server: unknown, path: Segment[], edition: OdcsEdition, base: ReadonlySet<string>, out: FieldViolation[]): void {
+  if (!isRecord(server) || typeof server.type !== "string" || !edition.serverTypes[server.type]) return;
+  const [members, required] = edition.serverTypes[server.type]!;
+  const closed = !edition.open.includes("Server");
   for (const name of required) if (server[name] === undefined) out.push({ field: renderPath("", [...path, name]), message: `is required for a ${server.type} server` });
   for (const [name, value] of Object.entries(server)) {
-    if (SERVER_BASE.has(name)) continue;
-    const schema = members[name] as Record<string, unknown> | undefined;
-    const problem = schema ? fits(schema, value) : NOT_ALLOWED;
+    if (base.has(name)) continue;
+    const schema = members[name];
+    const problem = schema ? misfit(schema, value) : closed ? NOT_ALLOWED : undefined;
     if (problem) out.push({ field: renderPath("", [...path, name]), message: problem });
   }
 }
 
-function qualityViolations(rule: unknown, path: Segment[], legacy: boolean, out: FieldViolation[]): void {
+/** The rule types whose requirements a quality rule is held to (more than one when it names a metric beside another type). */
+export function qualityKindsOf(rule: Record<string, unknown>, edition: OdcsEdition): Array<[string, QualityKind]> {
+  const { kinds, untypedIsLibrary, metricMakesLibrary } = edition.quality;
+  const library = rule.type === "library" || (rule.type === undefined && untypedIsLibrary) || (metricMakesLibrary && typeof rule.metric === "string");
+  return Object.entries(kinds).filter(([type]) => (type === "library" ? library : rule.type === type));
+}
+
+function qualityViolations(rule: unknown, path: Segment[], edition: OdcsEdition, base: ReadonlySet<string>, out: FieldViolation[]): void {
   if (!isRecord(rule)) return;
-  // The standard's default type is library, but only a rule that names a metric (or 3.0 rule) is held to it.
-  const type = typeof rule.type === "string" ? rule.type : rule.metric !== undefined || (legacy && rule.rule !== undefined) ? "library" : undefined;
-  const spec = type === undefined ? undefined : QUALITY_TYPES[type];
-  const allowed = new Set([...(spec?.members ?? []), ...(spec?.comparison ? QUALITY_OPERATORS : [])]);
-  for (const name of Object.keys(rule)) {
-    if (QUALITY_SPECIFIC.has(name) && !allowed.has(name)) out.push({ field: renderPath("", [...path, name]), message: `is not a member of a ${type ?? "text"} quality rule` });
+  const kinds = qualityKindsOf(rule, edition);
+  const members: Record<string, TSchema> = Object.assign({}, ...kinds.map(([, kind]) => kind.members));
+  const closed = !edition.open.includes("DataQuality");
+  const type = typeof rule.type === "string" ? rule.type : kinds.length > 0 ? "library" : "text";
+  for (const [name, value] of Object.entries(rule)) {
+    if (base.has(name)) continue;
+    const schema = members[name];
+    const problem = schema ? misfit(schema, value) : closed ? `is not a member of a ${type} quality rule` : undefined;
+    if (problem) out.push({ field: renderPath("", [...path, name]), message: problem });
   }
-  if (!spec) return;
-  for (const name of spec.required) {
-    if (rule[name] !== undefined) continue;
-    if (legacy && name === "metric" && rule.rule !== undefined) continue;
-    out.push({ field: renderPath("", [...path, name]), message: `is required for a ${type} quality rule` });
+  for (const [kindType, kind] of kinds) {
+    for (const name of kind.required) {
+      if (rule[name] !== undefined) continue;
+      const why = rule.type === undefined && kindType === "library" ? " (a rule that names no type is one)" : "";
+      out.push({ field: renderPath("", [...path, name]), message: `is required for a ${kindType} quality rule${why}` });
+    }
   }
-  // 3.0 rules named their check and needed no comparison; 3.1 rules have exactly one.
-  if (spec.comparison && !legacy && QUALITY_OPERATORS.filter((op) => rule[op] !== undefined).length !== 1) {
+  if (kinds.some(([, kind]) => kind.oneComparison) && QUALITY_OPERATORS.filter((op) => rule[op] !== undefined).length !== 1) {
     out.push({ field: renderPath("", path), message: `must have exactly one comparison: ${QUALITY_OPERATORS.join(", ")}` });
   }
 }
 
-function optionViolations(property: Record<string, unknown>, path: Segment[], out: FieldViolation[]): void {
+function optionViolations(property: Record<string, unknown>, path: Segment[], edition: OdcsEdition, out: FieldViolation[]): void {
   const options = property.logicalTypeOptions;
-  if (!isRecord(options) || typeof property.logicalType !== "string") return;
-  const members = TYPE_OPTIONS.find(([types]) => types.includes(property.logicalType as string))?.[1];
+  if (!isRecord(options)) return;
+  // Without a logicalType the standard holds the options to every type's list at once, which no option is on.
+  if (property.logicalType === undefined) {
+    for (const name of Object.keys(options)) out.push({ field: renderPath("", [...path, "logicalTypeOptions", name]), message: "is an option of no logicalType: name the property's logicalType" });
+    return;
+  }
+  const members = edition.typeOptions.find(([types]) => types.includes(property.logicalType as string))?.[1];
   if (!members) return;
   for (const [name, value] of Object.entries(options)) {
     const schema = members[name];
     const field = renderPath("", [...path, "logicalTypeOptions", name]);
     if (!schema) out.push({ field, message: `is not an option of logicalType ${property.logicalType}` });
-    else if (!Value.Check(schema, value)) out.push({ field, message: `is not a valid ${name} option (${describe(schema)})` });
+    else if (!Value.Check(schema, value)) out.push({ field, message: `is not a valid ${name} option (${describe(schema as Record<string, unknown>)})` });
   }
 }
 
 function describe(schema: Record<string, unknown>): string {
-  if (Array.isArray(schema.anyOf)) return `one of ${(schema.anyOf as Array<{ const: unknown }>).map((s) => s.const).join(", ")}`;
+  if (Array.isArray(schema.anyOf)) {
+    const alternatives = schema.anyOf as Array<Record<string, unknown>>;
+    return alternatives.every((s) => s.const !== undefined) ? `one of ${alternatives.map((s) => s.const).join(", ")}` : alternatives.map(describe).join(" or ");
+  }
   const bounds = schema.minimum !== undefined ? ` of at least ${schema.minimum}` : schema.exclusiveMinimum !== undefined ? ` above ${schema.exclusiveMinimum}` : "";
-  return `${schema.type === "array" ? "a list" : `a ${schema.type}`}${bounds}`;
+  const pattern = typeof schema.pattern === "string" ? ` matching ${schema.pattern}` : "";
+  const list = schema.minItems === 2 && schema.maxItems === 2 ? "a list of two different numbers" : "a list";
+  const type = schema.type === "array" ? list : `a${/^[aeiou]/.test(String(schema.type)) ? "n" : ""} ${schema.type}`;
+  return `${type}${bounds}${pattern}`;
 }
 
 /** Walks servers, schema objects, their properties (nested, items) and quality rules. */
-export function conditionalViolations(doc: Record<string, unknown>, legacy: boolean): FieldViolation[] {
+export function conditionalViolations(doc: Record<string, unknown>, edition: OdcsEdition): FieldViolation[] {
   const out: FieldViolation[] = [];
-  if (Array.isArray(doc.servers)) doc.servers.forEach((s, i) => serverViolations(s, ["servers", i], out));
+  const objects = objectsOf(edition);
+  const serverBase = new Set(Object.keys(objectIn(edition, "Server", objects.Server).members));
+  const qualityBase = new Set(Object.keys(objectIn(edition, "DataQuality", objects.DataQuality).members));
+  if (Array.isArray(doc.servers)) doc.servers.forEach((s, i) => serverViolations(s, ["servers", i], edition, serverBase, out));
   const quality = (node: Record<string, unknown>, path: Segment[]) => {
-    if (Array.isArray(node.quality)) node.quality.forEach((q, i) => qualityViolations(q, [...path, "quality", i], legacy, out));
+    if (Array.isArray(node.quality)) node.quality.forEach((q, i) => qualityViolations(q, [...path, "quality", i], edition, qualityBase, out));
   };
-  const property = (node: unknown, path: Segment[], depth: number) => {
+  const property = (node: unknown, path: Segment[], depth: number, item = false) => {
     if (!isRecord(node) || depth > 256) return;
     quality(node, path);
     const logical = node.logicalType;
-    optionViolations(node, path, out);
-    if (node.properties !== undefined && logical !== undefined && logical !== "object") {
+    optionViolations(node, path, edition, out);
+    if (node.properties !== undefined && logical !== undefined && logical !== "object" && !(item && edition.itemPropertiesOfAnyType)) {
       out.push({ field: renderPath("", [...path, "properties"]), message: "nested properties need logicalType object" });
     }
     if (node.items !== undefined && logical !== undefined && logical !== "array") {
       out.push({ field: renderPath("", [...path, "items"]), message: "items need logicalType array" });
     }
     if (Array.isArray(node.properties)) node.properties.forEach((p, i) => property(p, [...path, "properties", i], depth + 1));
-    if (node.items !== undefined) property(node.items, [...path, "items"], depth + 1);
+    if (node.items !== undefined) property(node.items, [...path, "items"], depth + 1, true);
   };
   if (Array.isArray(doc.schema)) {
     doc.schema.forEach((object, i) => {

@@ -1,12 +1,13 @@
 /**
- * The Open Data Contract Standard v3 (3.0.x–3.1.0) as JSON Schema, written from the standard's
- * facts: the members each object allows, which are required, their types and enums, and where the
- * standard closes an object (extensions go in `customProperties`). What depends on another
- * member's value (a server's members by its type, a quality rule's by its type) is checked from the
- * tables here by odcs-rules.ts, which keeps this schema quick to compile.
+ * The Open Data Contract Standard v3.1.0 as JSON Schema, written from the standard's facts: the
+ * members each object allows, which are required, their types and enums. An older edition is
+ * described by how it differs from these facts (odcs-editions.ts), and `odcsDocumentSchema` builds
+ * the schema of either. What depends on another member's value (a server's members by its type,
+ * a quality rule's by its type, options by logicalType) is checked from the tables here by
+ * odcs-rules.ts, which keeps this schema quick to compile.
  */
 import { Type, type TSchema } from "@sinclair/typebox";
-import { OpenObject } from "../platform/http/shapes.js";
+import type { OdcsEdition } from "./odcs-editions.js";
 
 const ref = (name: string) => Type.Ref(`#/$defs/${name}`);
 const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
@@ -21,7 +22,8 @@ const Strings = Type.Array(Type.String());
 const StableId = Type.String({ pattern: "^[A-Za-z0-9_-]+$" });
 
 /** Server members per server type: [members, required members] (`type` and `server` are always required). */
-export const SERVER_TYPES: Record<string, [Record<string, TSchema>, string[]]> = {
+export type ServerTypes = Record<string, [Record<string, TSchema>, string[]]>;
+export const SERVER_TYPES: ServerTypes = {
   api: [{ location: Uri }, ["location"]],
   athena: [{ stagingDir: Uri, schema: Str, catalog: Str, regionName: Str }, ["stagingDir", "schema"]],
   azure: [{ location: Uri, format: Str, delimiter: Str }, ["location", "format"]],
@@ -72,7 +74,7 @@ export const QUALITY_OPERATORS = [
   "mustBe", "mustNotBe", "mustBeGreaterThan", "mustBeGreaterOrEqualTo", "mustBeLessThan", "mustBeLessOrEqualTo", "mustBeBetween", "mustNotBeBetween",
 ] as const;
 
-const OPERATORS: Record<string, TSchema> = Object.fromEntries(
+export const OPERATORS: Record<string, TSchema> = Object.fromEntries(
   QUALITY_OPERATORS.map((op) => [
     op,
     op.endsWith("Between") ? Type.Array(Num, { minItems: 2, maxItems: 2, uniqueItems: true }) : op === "mustBe" || op === "mustNotBe" ? Type.Unknown() : Num,
@@ -80,7 +82,8 @@ const OPERATORS: Record<string, TSchema> = Object.fromEntries(
 );
 
 /** Options of `logicalTypeOptions` per logical type (checked in odcs-rules.ts). */
-export const TYPE_OPTIONS: Array<[string[], Record<string, TSchema>]> = [
+export type TypeOptions = Array<[string[], Record<string, TSchema>]>;
+export const TYPE_OPTIONS: TypeOptions = [
   [["string"], { minLength: Type.Integer({ minimum: 0 }), maxLength: Type.Integer({ minimum: 0 }), pattern: Str, format: Str }],
   [["date"], { format: Str, exclusiveMaximum: Str, maximum: Str, exclusiveMinimum: Str, minimum: Str }],
   [["timestamp", "time"], { format: Str, exclusiveMaximum: Str, maximum: Str, exclusiveMinimum: Str, minimum: Str, timezone: Bool, defaultTimezone: Str }],
@@ -96,8 +99,24 @@ export const TYPE_OPTIONS: Array<[string[], Record<string, TSchema>]> = [
   [["array"], { maxItems: Type.Integer({ minimum: 0 }), minItems: Type.Integer({ minimum: 0 }), uniqueItems: Bool }],
 ];
 
-const closed = (properties: Record<string, TSchema>, options: Record<string, unknown> = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options });
+/** What a quality rule of one type adds to the common members, and requires (checked in odcs-rules.ts). */
+export interface QualityKind {
+  members: Record<string, TSchema>;
+  required: string[];
+  /** The rule states exactly one of QUALITY_OPERATORS. */
+  oneComparison: boolean;
+}
+export type QualityKinds = Record<"library" | "sql" | "custom", QualityKind>;
+export const QUALITY_KINDS: QualityKinds = {
+  library: {
+    members: { metric: Type.Union(QUALITY_METRICS.map((m) => Type.Literal(m))), rule: Str, arguments: Type.Object({}), ...OPERATORS },
+    required: ["metric"],
+    oneComparison: true,
+  },
+  sql: { members: { query: Str, ...OPERATORS }, required: ["query"], oneComparison: true },
+  custom: { members: { engine: Str, implementation: Type.Union([Str, Type.Object({})]) }, required: ["engine", "implementation"], oneComparison: false },
+};
+export const QUALITY_DIMENSIONS = ["accuracy", "completeness", "conformity", "consistency", "coverage", "timeliness", "uniqueness"] as const;
 
 
 const REFERENCE = "^(?:[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*|(?:(?:https?://)?[A-Za-z0-9._\\-/]+\\.yaml#)?/?[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+(?:/[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+)*)$";
@@ -107,140 +126,165 @@ const References = Type.Unsafe({
   "x-message": "must be a reference (`table.column` or `schema/<id>/properties/<id>`) or a non-empty list of them",
 });
 
-function definitions(): Record<string, TSchema> {
+/** One object of the standard: its members (every one optional unless `required` names it). */
+export interface ObjectFacts {
+  members: Record<string, TSchema>;
+  required?: string[];
+  /** Further keywords of the object's schema. */
+  options?: Record<string, unknown>;
+}
+
+export const ODCS_OBJECTS = [
+  "AuthoritativeDefinition", "CustomProperty", "Role", "SupportItem", "Pricing", "SlaProperty", "TeamMember", "Team", "Server", "DataQuality",
+  "RelationshipPropertyLevel", "RelationshipSchemaLevel", "SchemaObject", "SchemaProperty", "SchemaItemProperty",
+] as const;
+export type OdcsObject = (typeof ODCS_OBJECTS)[number];
+
+/** Every object of ODCS 3.1.0, with the enums that an edition sets (server and logical types). */
+export function objectsOf(edition: OdcsEdition): Record<OdcsObject, ObjectFacts> {
+  const CustomProperties = Type.Array(ref("CustomProperty"));
+  const AuthoritativeDefinitions = Type.Array(ref("AuthoritativeDefinition"));
   const elementMembers = {
-    id: opt(StableId),
-    name: opt(Str),
-    physicalType: opt(Str),
-    description: opt(Str),
-    businessName: opt(Str),
-    authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
-    tags: opt(Strings),
-    customProperties: opt(ref("CustomProperties")),
+    id: StableId, name: Str, physicalType: Str, description: Str, businessName: Str, authoritativeDefinitions: AuthoritativeDefinitions, tags: Strings,
+    customProperties: CustomProperties,
   };
   const propertyMembers = {
     ...elementMembers,
-    primaryKey: opt(Bool),
-    primaryKeyPosition: opt(Int),
-    logicalType: opt(Type.Union(LOGICAL_TYPES.map((t) => Type.Literal(t)))),
-    logicalTypeOptions: opt(Type.Object({})),
-    physicalName: opt(Str),
-    required: opt(Bool),
-    unique: opt(Bool),
-    partitioned: opt(Bool),
-    partitionKeyPosition: opt(Int),
-    classification: opt(Str),
-    encryptedName: opt(Str),
-    transformSourceObjects: opt(Strings),
-    transformLogic: opt(Str),
-    transformDescription: opt(Str),
-    examples: opt(Type.Array(Type.Unknown())),
-    criticalDataElement: opt(Bool),
-    relationships: opt(Type.Array(ref("RelationshipPropertyLevel"))),
-    quality: opt(Type.Array(ref("DataQuality"))),
-    // Allowed by the standard only with logicalType object / array; checked in odcs.ts.
-    properties: opt(Type.Array(ref("SchemaProperty"))),
-    items: opt(ref("SchemaItemProperty")),
+    primaryKey: Bool, primaryKeyPosition: Int, logicalType: Type.Union(edition.logicalTypes.map((t) => Type.Literal(t))), logicalTypeOptions: Type.Object({}),
+    physicalName: Str, required: Bool, unique: Bool, partitioned: Bool, partitionKeyPosition: Int, classification: Str, encryptedName: Str,
+    transformSourceObjects: Strings, transformLogic: Str, transformDescription: Str, examples: Type.Array(Type.Unknown()), criticalDataElement: Bool,
+    relationships: Type.Array(ref("RelationshipPropertyLevel")), quality: Type.Array(ref("DataQuality")),
+    // Allowed by the standard only with logicalType object / array; checked in odcs-rules.ts.
+    properties: Type.Array(ref("SchemaProperty")), items: ref("SchemaItemProperty"),
   };
+  const Scalar = Type.Union([Str, Num, Bool, Type.Null()]);
   return {
-    CustomProperty: closed({ id: opt(StableId), property: Str, value: Type.Unknown(), description: opt(Str) }),
-    CustomProperties: Type.Array(ref("CustomProperty")),
-    AuthoritativeDefinitions: Type.Array(closed({ id: opt(StableId), url: Str, type: Str, description: opt(Str) })),
-    Role: closed({
-      id: opt(StableId), role: Str, description: opt(Str), access: opt(Str), firstLevelApprovers: opt(Str), secondLevelApprovers: opt(Str),
-      customProperties: opt(ref("CustomProperties")),
-    }),
-    TeamMember: closed({
-      id: opt(StableId), username: Str, name: opt(Str), description: opt(Str), role: opt(Str), dateIn: opt(Type.String({ format: "date" })),
-      dateOut: opt(Type.String({ format: "date" })), replacedByUsername: opt(Str), tags: opt(Strings), customProperties: opt(ref("CustomProperties")),
-      authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
-    }),
-    Team: closed({
-      id: opt(StableId), name: opt(Str), description: opt(Str), members: opt(Type.Array(ref("TeamMember"))), tags: opt(Strings),
-      customProperties: opt(ref("CustomProperties")), authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
-    }),
-    SupportItem: closed({
-      id: opt(StableId), channel: Str, url: opt(Str), description: opt(Str), tool: opt(Str), scope: opt(Str), invitationUrl: opt(Str),
-      customProperties: opt(ref("CustomProperties")),
-    }),
-    Pricing: closed({ id: opt(StableId), priceAmount: opt(Num), priceCurrency: opt(Str), priceUnit: opt(Str) }),
-    SlaProperty: closed({
-      id: opt(StableId), property: Str, value: Type.Union([Str, Num, Bool, Type.Null()]), valueExt: opt(Type.Union([Str, Num, Bool, Type.Null()])),
-      unit: opt(Str), element: opt(Str), driver: opt(Str), description: opt(Str), scheduler: opt(Str), schedule: opt(Str),
-    }),
-    // What each server type adds, and requires, is checked from SERVER_TYPES in odcs-rules.ts.
-    Server: OpenObject({
-      id: opt(StableId), server: Str, type: Type.Union(Object.keys(SERVER_TYPES).map((t) => Type.Literal(t))), description: opt(Str),
-      environment: opt(Str), roles: opt(Type.Array(ref("Role"))), customProperties: opt(ref("CustomProperties")),
-    }),
-    // Every member any quality type has; which type may use which, and requires it, is in odcs-rules.ts.
-    DataQuality: closed({
-      id: opt(StableId), authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")), businessImpact: opt(Str),
-      customProperties: opt(ref("CustomProperties")), description: opt(Str),
-      dimension: opt(Type.Union(["accuracy", "completeness", "conformity", "consistency", "coverage", "timeliness", "uniqueness"].map((d) => Type.Literal(d)))),
-      method: opt(Str), name: opt(Str), schedule: opt(Str), scheduler: opt(Str), severity: opt(Str), tags: opt(Strings),
-      type: opt(Type.Union(["text", "library", "sql", "custom"].map((t) => Type.Literal(t)))), unit: opt(Str),
-      metric: opt(Type.Union(QUALITY_METRICS.map((m) => Type.Literal(m)))), rule: opt(Str), arguments: opt(Type.Object({})),
-      query: opt(Str), engine: opt(Str), implementation: opt(Type.Union([Str, Type.Object({})])),
-      ...Object.fromEntries(Object.entries(OPERATORS).map(([k, v]) => [k, opt(v)])),
-    }),
-    RelationshipPropertyLevel: closed({ type: opt(Type.Literal("foreignKey")), to: References, customProperties: opt(ref("CustomProperties")) }),
-    RelationshipSchemaLevel: closed(
-      { type: opt(Type.Literal("foreignKey")), from: References, to: References, customProperties: opt(ref("CustomProperties")) },
-      {
+    AuthoritativeDefinition: { members: { id: StableId, url: Str, type: Str, description: Str }, required: ["url", "type"] },
+    CustomProperty: { members: { id: StableId, property: Str, value: Type.Unknown(), description: Str }, required: ["property", "value"] },
+    Role: {
+      members: { id: StableId, role: Str, description: Str, access: Str, firstLevelApprovers: Str, secondLevelApprovers: Str, customProperties: CustomProperties },
+      required: ["role"],
+    },
+    SupportItem: {
+      members: { id: StableId, channel: Str, url: Str, description: Str, tool: Str, scope: Str, invitationUrl: Str, customProperties: CustomProperties },
+      required: ["channel"],
+    },
+    Pricing: { members: { id: StableId, priceAmount: Num, priceCurrency: Str, priceUnit: Str } },
+    SlaProperty: {
+      members: {
+        id: StableId, property: Str, value: Scalar, valueExt: Scalar, unit: Str, element: Str, driver: Str, description: Str, scheduler: Str, schedule: Str,
+      },
+      required: ["property", "value"],
+    },
+    TeamMember: {
+      members: {
+        id: StableId, username: Str, name: Str, description: Str, role: Str, dateIn: Type.String({ format: "date" }), dateOut: Type.String({ format: "date" }),
+        replacedByUsername: Str, tags: Strings, customProperties: CustomProperties, authoritativeDefinitions: AuthoritativeDefinitions,
+      },
+      required: ["username"],
+    },
+    Team: {
+      members: {
+        id: StableId, name: Str, description: Str, members: Type.Array(ref("TeamMember")), tags: Strings, customProperties: CustomProperties,
+        authoritativeDefinitions: AuthoritativeDefinitions,
+      },
+    },
+    // What each server type adds, and requires, is checked from the edition's server types in odcs-rules.ts.
+    Server: {
+      members: {
+        id: StableId, server: Str, type: Type.Union(Object.keys(edition.serverTypes).map((t) => Type.Literal(t))), description: Str, environment: Str,
+        roles: Type.Array(ref("Role")), customProperties: CustomProperties,
+      },
+      required: ["server", "type"],
+    },
+    // The members every quality rule has; what each type adds, and requires, is checked in odcs-rules.ts.
+    DataQuality: {
+      members: {
+        id: StableId, authoritativeDefinitions: AuthoritativeDefinitions, businessImpact: Str, customProperties: CustomProperties, description: Str,
+        dimension: Type.Union(QUALITY_DIMENSIONS.map((d) => Type.Literal(d))), method: Str, name: Str, schedule: Str, scheduler: Str, severity: Str,
+        tags: Strings, type: Type.Union(["text", "library", "sql", "custom"].map((t) => Type.Literal(t))), unit: Str,
+      },
+    },
+    RelationshipPropertyLevel: { members: { type: Type.Literal("foreignKey"), to: References, customProperties: CustomProperties }, required: ["to"] },
+    RelationshipSchemaLevel: {
+      members: { type: Type.Literal("foreignKey"), from: References, to: References, customProperties: CustomProperties },
+      required: ["from", "to"],
+      options: {
         oneOf: [{ properties: { from: { type: "string" }, to: { type: "string" } } }, { properties: { from: { type: "array" }, to: { type: "array" } } }],
         "x-message": "from and to must both be one reference or both be lists",
       },
-    ),
-    SchemaProperty: closed({ ...propertyMembers, name: Str }),
-    SchemaItemProperty: closed(propertyMembers),
-    SchemaObject: closed({
-      ...elementMembers,
-      name: Str,
-      logicalType: opt(Type.Literal("object")),
-      physicalName: opt(Str),
-      dataGranularityDescription: opt(Str),
-      properties: opt(Type.Array(ref("SchemaProperty"))),
-      relationships: opt(Type.Array(ref("RelationshipSchemaLevel"))),
-      quality: opt(Type.Array(ref("DataQuality"))),
-    }),
+    },
+    SchemaObject: {
+      members: {
+        ...elementMembers, logicalType: Type.Literal("object"), physicalName: Str, dataGranularityDescription: Str, properties: Type.Array(ref("SchemaProperty")),
+        relationships: Type.Array(ref("RelationshipSchemaLevel")), quality: Type.Array(ref("DataQuality")),
+      },
+      required: ["name"],
+    },
+    SchemaProperty: { members: propertyMembers, required: ["name"] },
+    SchemaItemProperty: { members: propertyMembers },
   };
 }
 
-/** The whole ODCS v3 document. */
-export function odcsDocumentSchema(): Record<string, unknown> {
+/** Server and quality members depend on the server's or rule's type: odcs-rules.ts closes those objects. */
+const CLOSED_BY_RULES: ReadonlySet<OdcsObject> = new Set(["Server", "DataQuality"]);
+
+/** The members and required members of one object in an edition. */
+export function objectIn(edition: OdcsEdition, name: OdcsObject, facts: ObjectFacts): { members: Record<string, TSchema>; required: string[] } {
+  const lacks = new Set([...(edition.lacks[name] ?? []), ...(edition.stableIds ? [] : ["id"])]);
+  const members = Object.fromEntries(Object.entries(facts.members).filter(([key]) => !lacks.has(key)));
+  return { members, required: edition.requires[name] ?? facts.required ?? [] };
+}
+
+function definition(edition: OdcsEdition, name: OdcsObject, facts: ObjectFacts): TSchema {
+  const { members, required } = objectIn(edition, name, facts);
+  const properties = Object.fromEntries(Object.entries(members).map(([key, schema]) => [key, required.includes(key) ? schema : Type.Optional(schema)]));
+  const open = CLOSED_BY_RULES.has(name) || edition.open.includes(name);
+  return Type.Object(properties, { additionalProperties: open, ...facts.options });
+}
+
+/** The whole ODCS v3 document in one edition. */
+export function odcsDocumentSchema(edition: OdcsEdition, apiVersions: readonly string[]): Record<string, unknown> {
+  const objects = objectsOf(edition);
+  const team = {
+    object: ref("Team"),
+    list: Type.Array(ref("TeamMember")),
+    "object or list": Type.Unsafe({ if: { type: "array" }, then: { items: ref("TeamMember") }, else: ref("Team") }),
+  }[edition.team];
   return {
-    ...closed({
-      version: Str,
-      kind: Type.Literal("DataContract"),
-      apiVersion: Type.Union(["v3.1.0", "v3.0.2", "v3.0.1", "v3.0.0"].map((v) => Type.Literal(v))),
-      id: Str,
-      name: opt(Str),
-      tenant: opt(Str),
-      tags: opt(Strings),
-      status: Str,
-      servers: opt(Type.Array(ref("Server"))),
-      dataProduct: opt(Str),
-      // The one object of the head the standard leaves open.
-      description: opt(
-        OpenObject({
-          usage: opt(Str), purpose: opt(Str), limitations: opt(Str), authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
-          customProperties: opt(ref("CustomProperties")),
-        }),
-      ),
-      domain: opt(Str),
-      schema: opt(Type.Array(ref("SchemaObject"))),
-      support: opt(Type.Array(ref("SupportItem"))),
-      price: opt(ref("Pricing")),
-      // The list form is 3.0's team, whose members 3.0 left open; 3.1 deprecates it in favour of the object.
-      team: opt(Type.Unsafe({ if: { type: "array" }, then: { items: OpenObject({ username: Str, role: opt(Str), dateIn: opt(Str), dateOut: opt(Str), replacedByUsername: opt(Str) }) }, else: ref("Team") })),
-      roles: opt(Type.Array(ref("Role"))),
-      slaDefaultElement: opt(Str),
-      slaProperties: opt(Type.Array(ref("SlaProperty"))),
-      authoritativeDefinitions: opt(ref("AuthoritativeDefinitions")),
-      customProperties: opt(ref("CustomProperties")),
-      contractCreatedTs: opt(Type.String({ format: "date-time" })),
-    }),
-    $defs: definitions(),
+    ...Type.Object(
+      {
+        version: Str,
+        kind: Type.Literal("DataContract"),
+        apiVersion: Type.Union(apiVersions.map((v) => Type.Literal(v))),
+        id: Str,
+        name: opt(Str),
+        tenant: opt(Str),
+        tags: opt(Strings),
+        status: Str,
+        servers: opt(Type.Array(ref("Server"))),
+        dataProduct: opt(Str),
+        // The one object of the head the standard leaves open.
+        description: opt(
+          Type.Object({
+            usage: opt(Str), purpose: opt(Str), limitations: opt(Str), authoritativeDefinitions: opt(Type.Array(ref("AuthoritativeDefinition"))),
+            customProperties: opt(Type.Array(ref("CustomProperty"))),
+          }),
+        ),
+        domain: opt(Str),
+        schema: opt(Type.Array(ref("SchemaObject"))),
+        support: opt(Type.Array(ref("SupportItem"))),
+        price: opt(ref("Pricing")),
+        team: opt(team),
+        roles: opt(Type.Array(ref("Role"))),
+        slaDefaultElement: opt(Str),
+        slaProperties: opt(Type.Array(ref("SlaProperty"))),
+        authoritativeDefinitions: opt(Type.Array(ref("AuthoritativeDefinition"))),
+        customProperties: opt(Type.Array(ref("CustomProperty"))),
+        contractCreatedTs: opt(Type.String({ format: "date-time" })),
+      },
+      { additionalProperties: false },
+    ),
+    $defs: Object.fromEntries(ODCS_OBJECTS.map((name) => [name, definition(edition, name, objects[name])])),
   };
 }

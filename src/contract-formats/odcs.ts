@@ -1,7 +1,7 @@
 /**
  * Open Data Contract Standard v3.0.x–v3.1.0 (`apiVersion: v3.x.y`, `kind: DataContract`).
- * Validated by Steward's own reading of the standard (odcs-shapes.ts); `schema[]` objects with
- * their `properties` are the models.
+ * Validated by Steward's own reading of the standard (odcs-shapes.ts), in the edition the document
+ * names (odcs-editions.ts); `schema[]` objects with their `properties` are the models.
  */
 import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "../platform/errors.js";
@@ -9,17 +9,19 @@ import { createAjv, standardViolations } from "../platform/validation.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 import { isRecord } from "../schema-formats/text.js";
 import { customProperty, qualityRules, str } from "./members.js";
-import { customProperties } from "./to-odcs.js";
 import { conditionalViolations } from "./odcs-rules.js";
-import { odcsDocumentSchema, QUALITY_OPERATORS } from "./odcs-shapes.js";
+import { odcsDocumentSchema } from "./odcs-shapes.js";
+import { editionOf, ODCS_3_1, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
+import { fitContract } from "./odcs-fit.js";
 import type { ContractDocument, ContractFacts, ContractFormat } from "./types.js";
 
 export const ODCS_VERSION = "v3.1.0";
 
-let validator: ValidateFunction | undefined;
+const validators = new Map<OdcsEdition, ValidateFunction>();
 
-function structureViolations(doc: ContractDocument): FieldViolation[] {
-  validator ??= createAjv().compile(odcsDocumentSchema());
+function structureViolations(doc: ContractDocument, edition: OdcsEdition): FieldViolation[] {
+  let validator = validators.get(edition);
+  if (!validator) validators.set(edition, (validator = createAjv().compile(odcsDocumentSchema(edition, ODCS_API_VERSIONS))));
   return validator(doc) ? [] : standardViolations(validator.errors);
 }
 
@@ -73,56 +75,15 @@ function models(doc: ContractDocument): NormalizedModel[] {
   });
 }
 
-/** 3.0 named library rules; 3.1 names metrics. */
-const LEGACY_RULES: Record<string, string> = { nullCheck: "nullValues", duplicateCount: "duplicateValues", rowCount: "rowCount", validValues: "invalidValues" };
-
-/** 3.0.x → 3.1.0: the same document with library rules named as 3.1 names them. */
-function upgradeQuality(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(upgradeQuality);
-  if (!isRecord(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === "quality" && Array.isArray(value) ? value.map(upgradeRule) : upgradeQuality(value);
-  return out;
-}
-
-function upgradeRule(rule: unknown): unknown {
-  if (!isRecord(rule) || rule.metric !== undefined || typeof rule.rule !== "string") return rule;
-  const metric = LEGACY_RULES[rule.rule];
-  const { rule: legacy, ...rest } = rule;
-  if (metric !== undefined) {
-    // A 3.0 check meant "no offending rows" (or "some rows" for a row count); 3.1 says so with one comparison.
-    const compared = QUALITY_OPERATORS.some((op) => rest[op] !== undefined);
-    return { ...rest, metric, ...(compared ? {} : metric === "rowCount" ? { mustBeGreaterThan: 0 } : { mustBe: 0 }) };
-  }
-  // A rule 3.1 has no metric for stays a rule, as prose, rather than being dropped.
-  const { type: _type, ...text } = Object.fromEntries(Object.entries(rest).filter(([k]) => !(QUALITY_OPERATORS as readonly string[]).includes(k)));
-  return { ...text, type: "text", description: [str(rest.description), `Rule ${legacy} (ODCS 3.0).`].filter(Boolean).join(" ") };
-}
-
-const MEMBER_MEMBERS = new Set(["id", "username", "name", "description", "role", "dateIn", "dateOut", "replacedByUsername", "tags", "customProperties", "authoritativeDefinitions"]);
-
-/** A 3.0 team member: members 3.1 does not know move to its customProperties. */
-function upgradeMember(member: unknown): unknown {
-  if (!isRecord(member)) return member;
-  const known = Object.fromEntries(Object.entries(member).filter(([k]) => MEMBER_MEMBERS.has(k)));
-  const extra = customProperties(Object.entries(member).filter(([k]) => !MEMBER_MEMBERS.has(k)));
-  if (extra.length === 0) return known;
-  return { ...known, customProperties: [...(Array.isArray(known.customProperties) ? known.customProperties : []), ...extra] };
-}
-
 export const odcsFormat: ContractFormat = {
   name: "odcs",
   label: "Open Data Contract Standard v3",
   detects: (doc) => doc.apiVersion !== undefined || doc.kind === "DataContract",
   validate(doc) {
-    const legacy = typeof doc.apiVersion === "string" && doc.apiVersion.startsWith("v3.0.");
-    return [...structureViolations(doc), ...conditionalViolations(doc, legacy)];
+    const edition = editionOf(doc);
+    return [...structureViolations(doc, edition), ...conditionalViolations(doc, edition)];
   },
   facts,
   models: (doc) => [{ type: "odcs", detectedType: "odcs", models: models(doc) }],
-  toOdcs: (doc) => {
-    const out: ContractDocument = { ...(upgradeQuality(doc) as ContractDocument), apiVersion: ODCS_VERSION };
-    if (Array.isArray(doc.team)) out.team = { members: doc.team.map(upgradeMember) };
-    return out;
-  },
+  toOdcs: (doc) => (editionOf(doc) === ODCS_3_1 ? { ...doc, apiVersion: ODCS_VERSION } : fitContract(doc)),
 };
