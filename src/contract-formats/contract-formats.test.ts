@@ -113,6 +113,41 @@ describe("data contract formats", () => {
     expect((odcs.servers as Array<Record<string, unknown>>)[1]).toMatchObject({ server: "staging", type: "custom", host: "staging.acme.internal" });
   });
 
+  it("converts every DCS 1.x quality rule to an ODCS 3.1.0 rule of the same meaning, or keeps it whole", () => {
+    const rules = [
+      { type: "library", metric: "freshness", mustBeLessThan: 5 },
+      { type: "custom", engine: "gx", implementation: [{ expectation_type: "expect_column_to_exist" }] },
+      { type: "text", description: "Weights are plausible.", dimension: "plausibility" },
+      { type: "sql", query: "select count(*) from parcels", dialect: "postgres", mustBeGreaterThanOrEqualTo: 0 },
+      { type: "sql", query: "select max(weight) from parcels", mustBeLessThanOrEqualTo: 100, mustBeGreaterThan: 0 },
+      { type: "sql", query: "select 1" },
+      { type: "library", metric: "duplicateCount", mustBe: 0 },
+    ];
+    const doc = {
+      id: "rules", dataContractSpecification: "1.2.1", info: { title: "Rules", version: "1.0.0", owner: "logistics" },
+      models: { parcels: { type: "table", quality: [{ type: "SodaCL", specification: { checks: ["row_count > 0"] } }], fields: { weight: { type: "number", quality: rules } } } },
+    };
+    expectValid("datacontract-specification-1.2.1.schema.json", { ...doc, models: { parcels: { ...doc.models.parcels, quality: [] } } });
+    const odcs = contractFormatOf(doc).toOdcs(doc);
+    expectValid(ODCS, odcs);
+    const object = (odcs.schema as Array<Record<string, unknown>>)[0]!;
+    expect(object.quality).toEqual([{ type: "custom", engine: "soda", implementation: { checks: ["row_count > 0"] } }]);
+    const quality = (object.properties as Array<Record<string, unknown>>)[0]!.quality as Array<Record<string, unknown>>;
+    expect(quality[0]).toMatchObject({ type: "text", customProperties: [{ property: "type", value: "library" }, { property: "metric", value: "freshness" }, { property: "mustBeLessThan", value: 5 }] });
+    expect(quality[1]).toEqual({ type: "custom", engine: "gx", implementation: JSON.stringify(rules[1]!.implementation) });
+    expect(quality[2]).toEqual({ type: "text", description: "Weights are plausible.", customProperties: [{ property: "dimension", value: "plausibility" }] });
+    // >= stays >=, and the dialect stays with the rule.
+    expect(quality[3]).toEqual({ type: "sql", query: "select count(*) from parcels", mustBeGreaterOrEqualTo: 0, customProperties: [{ property: "dialect", value: "postgres" }] });
+    // Two comparisons are two rules, each holding one.
+    expect(quality.slice(4, 6)).toEqual([
+      { type: "sql", query: "select max(weight) from parcels", mustBeGreaterThan: 0 },
+      { type: "sql", query: "select max(weight) from parcels", mustBeLessOrEqualTo: 100 },
+    ]);
+    // A query with no comparison states nothing ODCS can check: it is kept, as prose with its query.
+    expect(quality[6]).toMatchObject({ type: "text", customProperties: expect.arrayContaining([{ property: "query", value: "select 1" }]) });
+    expect(quality[7]).toEqual({ type: "library", metric: "duplicateValues", mustBe: 0 });
+  });
+
   it("carries a DCS contract's info.domain to the ODCS domain, for both DCS versions, so the converted contract is in the same domain", () => {
     const dcs1 = { ...load("dcs-1-orders.yaml"), info: { ...load("dcs-1-orders.yaml").info as object, domain: "fulfilment" } };
     const dcs09 = { id: "legacy", dataContractSpecification: "0.9.3", info: { title: "Legacy", version: "1.0.0", owner: "logistics", domain: "fulfilment" }, schema: { type: "custom", specification: "x" } };

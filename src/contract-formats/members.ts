@@ -33,6 +33,9 @@ export function customProperty(list: unknown, name: string): { value: unknown; i
   return index === -1 ? undefined : { value: (list[index] as Record<string, unknown>).value, index };
 }
 
+/** The Data Contract Specification's deprecated spellings of two comparisons, and what they mean. */
+const DEPRECATED_OPERATORS: Record<string, string> = { mustBeGreaterThanOrEqualTo: "mustBeGreaterOrEqualTo", mustBeLessThanOrEqualTo: "mustBeLessOrEqualTo" };
+
 /** Quality rules as ODCS and DCS 1.x write them (`type` text, library, sql or custom), normalized. */
 export function qualityRules(value: unknown): QualityRule[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
@@ -40,11 +43,18 @@ export function qualityRules(value: unknown): QualityRule[] | undefined {
     const type = (str(q.type) ?? (q.metric !== undefined || q.rule !== undefined ? "library" : "text")) as QualityRule["type"];
     const rule: QualityRule = { type };
     for (const key of ["name", "description", "dimension", "severity", "query", "engine"] as const) if (str(q[key]) !== undefined) rule[key] = str(q[key]);
-    if (str(q.metric ?? q.rule) !== undefined) rule.metric = str(q.metric ?? q.rule);
+    const metric = str(q.metric) ?? str(q.rule);
+    if (metric !== undefined) rule.metric = metric;
     if (isRecord(q.arguments)) rule.arguments = q.arguments;
     if (q.implementation !== undefined) rule.implementation = q.implementation;
-    const operator = QUALITY_OPERATORS.find((op) => q[op] !== undefined);
-    if (operator) rule.comparison = { operator, value: q[operator] };
+    const spelled = Object.keys(q).find((key) => (QUALITY_OPERATORS as readonly string[]).includes(key) || DEPRECATED_OPERATORS[key] !== undefined);
+    if (spelled !== undefined) rule.comparison = { operator: DEPRECATED_OPERATORS[spelled] ?? spelled, value: q[spelled] };
+    // What no member above holds (a second comparison, `unit`, a SQL `dialect`, an engine's
+    // `specification`…) stays with the rule, so a conversion can carry it on.
+    const held = new Set(["type", ...Object.keys(rule).filter((key) => key !== "metric" && key !== "comparison"), spelled]);
+    held.add(str(q.metric) !== undefined ? "metric" : "rule");
+    const extra = Object.fromEntries(Object.entries(q).filter(([key]) => !held.has(key)));
+    if (Object.keys(extra).length > 0) rule.extra = extra;
     return rule;
   });
 }

@@ -159,11 +159,13 @@ function qualityRulesFor(raw: Json, options: QualityOptions): Json[] {
   if (type === "custom") return typeof rule.engine === "string" ? [{ ...rule, implementation: implementationOf(rule.implementation) }] : [asText(rule, type)];
   const head: Json = { ...rule, type };
   if (type === "library") {
-    const legacy = typeof rule.rule === "string" ? LEGACY_RULES[rule.rule] : undefined;
-    const metric = (QUALITY_METRICS as readonly unknown[]).includes(rule.metric) ? rule.metric : rule.metric === undefined ? legacy : undefined;
+    // A rule named the 3.0 way, by `rule` (or, in a normalized rule, by `metric`), names a 3.1 metric.
+    const named = (QUALITY_METRICS as readonly unknown[]).includes(rule.metric) ? undefined : rule.metric ?? rule.rule;
+    const legacy = typeof named === "string" ? LEGACY_RULES[named] : undefined;
+    const metric = named === undefined ? rule.metric : legacy;
     if (metric === undefined) return [asText(rule, type)];
     head.metric = metric;
-    if (legacy !== undefined && rule.metric === undefined) delete head.rule;
+    if (named === rule.rule) delete head.rule;
   } else if (typeof rule.query !== "string") return [asText(rule, type)];
   const comparisons = QUALITY_OPERATORS.filter((op) => rule[op] !== undefined && misfit(OPERATORS[op]!, rule[op]) === undefined);
   for (const op of comparisons) delete head[op];

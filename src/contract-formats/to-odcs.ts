@@ -6,6 +6,7 @@
 import type { NormalizedField, NormalizedModel, QualityRule } from "../schema-formats/types.js";
 import { isRecord } from "../schema-formats/text.js";
 import { str } from "./members.js";
+import { fitQuality } from "./odcs-fit.js";
 import { SERVER_TYPES } from "./odcs-shapes.js";
 
 type Json = Record<string, unknown>;
@@ -19,20 +20,20 @@ export function customProperties(entries: Array<[string, unknown]>): Json[] {
   return entries.filter(([, value]) => value !== undefined).map(([property, value]) => ({ property, value }));
 }
 
-/** A normalized quality rule as an ODCS 3.1 quality object. */
-function qualityToOdcs(rule: QualityRule): Json {
-  const out: Json = { type: rule.type };
-  for (const key of ["name", "description", "dimension", "severity", "query", "engine"] as const) if (rule[key] !== undefined) out[key] = rule[key];
-  if (rule.type === "library") {
-    out.metric = rule.metric;
-    if (rule.arguments) out.arguments = rule.arguments;
-  }
-  if (rule.type === "custom") out.implementation = rule.implementation ?? "";
-  if (rule.type === "library" || rule.type === "sql") {
-    const { operator, value } = rule.comparison ?? { operator: "mustBe", value: 0 };
-    out[operator] = value;
-  }
-  return out;
+/** A normalized quality rule as it was written, for fitQuality to map to ODCS 3.1. */
+function writtenRule(rule: QualityRule): Json {
+  const { comparison, extra, metric, ...rest } = rule;
+  return { ...rest, ...(metric === undefined ? {} : { metric }), ...(comparison ? { [comparison.operator]: comparison.value } : {}), ...extra };
+}
+
+/** Normalized rules as ODCS 3.1 rules; what 3.1 has no place for is handed to the enclosing element, by path. */
+function qualityToOdcs(rules: QualityRule[] | undefined, spill: Array<[string, unknown]>): Json[] {
+  return (rules ?? []).flatMap((rule, i) =>
+    fitQuality(writtenRule(rule)).flatMap(({ value, spill: rest }) => {
+      spill.push(...rest.map(([path, v]): [string, unknown] => [`quality[${i}]${path === "" ? "" : `.${path}`}`, v]));
+      return value === undefined ? [] : [value];
+    }),
+  );
 }
 
 /** dbt tests beside not_null and unique have no ODCS member: they stay checks of the dbt engine. */
@@ -62,8 +63,9 @@ export function fieldToProperty(field: NormalizedField, named = true): Json {
   }
   if (logicalType === "object" && field.fields) out.properties = field.fields.map((f) => fieldToProperty(f));
   if (logicalType === "array" && field.items) out.items = fieldToProperty(field.items, false);
+  const spilled: Array<[string, unknown]> = [];
   const quality = [
-    ...(field.quality ?? []).map(qualityToOdcs),
+    ...qualityToOdcs(field.quality, spilled),
     ...testsToQuality(field.tests),
     ...(field.symbols ? [valuesRule(field.symbols)] : []),
     ...(field.enum ? [valuesRule(field.enum)] : []),
@@ -73,6 +75,7 @@ export function fieldToProperty(field: NormalizedField, named = true): Json {
     ["precision", field.precision],
     ["scale", field.scale],
     ...(logicalType === "string" ? [] : ([["minLength", field.minLength], ["maxLength", field.maxLength], ["pattern", field.pattern]] as Array<[string, unknown]>)),
+    ...spilled,
   ]);
   if (extra.length > 0) out.customProperties = extra;
   return out;
@@ -83,9 +86,11 @@ export function modelToSchemaObject(model: NormalizedModel, source?: string): Js
   const out: Json = { name: model.name, logicalType: "object", physicalType: model.kind };
   if (model.description !== undefined) out.description = model.description;
   out.properties = model.fields.map((f) => fieldToProperty(f));
-  const quality = [...(model.quality ?? []).map(qualityToOdcs), ...testsToQuality(model.tests)];
+  const spilled: Array<[string, unknown]> = [];
+  const quality = [...qualityToOdcs(model.quality, spilled), ...testsToQuality(model.tests)];
   if (quality.length > 0) out.quality = quality;
-  if (source !== undefined) out.customProperties = customProperties([["schemaType", source]]);
+  const custom = customProperties([["schemaType", source], ...spilled]);
+  if (custom.length > 0) out.customProperties = custom;
   return out;
 }
 

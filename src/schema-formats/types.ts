@@ -97,6 +97,8 @@ export interface QualityRule {
   implementation?: unknown;
   /** `library`/`sql`: the comparison, e.g. `{operator: "mustBeLessThan", value: 10}`. */
   comparison?: { operator: string; value: unknown };
+  /** Members of the rule as written that none of the above holds (`unit`, `dialect`, a second comparison…). */
+  extra?: Record<string, unknown>;
 }
 
 export interface NormalizedModel {

@@ -37,6 +37,7 @@ const QualityRuleSchema = Type.Object(
     engine: Type.Optional(Type.String()),
     implementation: Type.Optional(Type.Unknown()),
     comparison: Type.Optional(Type.Object({ operator: Type.String(), value: Type.Unknown() })),
+    extra: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "Members of the rule as written that none of the above holds (unit, dialect, a second comparison…)." })),
   },
   { title: "QualityRule", additionalProperties: true },
 );
