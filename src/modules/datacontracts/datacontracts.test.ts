@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { expectValid } from "../../../test/helpers/standards.js";
 
 const DBT = `version: 2
 models:
@@ -111,6 +112,25 @@ describe.each(DATABASES)("data contracts and schema validation (%s)", (kind) => 
     const res = await t.api("POST", "/api/schemas/validate", { type: "json-schema", specification: spec });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type: "jsonschema", detectedType: "jsonschema", models: [{ name: "Customer", fields: [{ name: "id", required: true }] }] });
+  });
+
+  it("validates without storing and, with format=odcs, answers the ODCS schema objects", async () => {
+    const spec = JSON.stringify({ type: "record", name: "Parcel", fields: [{ name: "weight", type: "int" }, { name: "note", type: ["null", "string"] }] });
+    const res = await t.api("POST", "/api/schemas/validate?format=odcs", { type: "avro", specification: spec });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      type: "avro",
+      detectedType: "avro",
+      schema: [
+        {
+          name: "Parcel", logicalType: "object", physicalType: "record",
+          properties: [{ name: "weight", logicalType: "integer", physicalType: "int", required: true }, { name: "note", logicalType: "string", physicalType: expect.any(String) }],
+          customProperties: [{ property: "schemaType", value: "avro" }],
+        },
+      ],
+    });
+    expectValid("odcs-json-schema-v3.1.0.json", { apiVersion: "v3.1.0", kind: "DataContract", id: "x", version: "1", status: "draft", schema: res.body.schema });
+    expect((await t.api("POST", "/api/schemas/validate?format=xml", { type: "avro", specification: spec })).status).toBe(400);
   });
 
   it("validates without storing: 200 with models or 422 with violations", async () => {
