@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -10,7 +9,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 const compiled = new Map<string, ValidateFunction>();
 
-// In a clone shared/ sits beside the repository; in a worktree one level further up.
+// Beside the repository in a clone, one level further up in a checkout nested one level deeper.
 const STANDARDS = [resolve(process.cwd(), "../shared/standards"), resolve(process.cwd(), "../../shared/standards")].find((dir) => existsSync(dir)) ?? resolve(process.cwd(), "../shared/standards");
 
 /**
@@ -22,8 +21,7 @@ export function officialSchema(file: string): ValidateFunction {
   if (!validate) {
     const schema = JSON.parse(readFileSync(resolve(STANDARDS, file), "utf8")) as Record<string, unknown>;
     const draft = String(schema.$schema ?? "");
-    const options = { strict: false, allErrors: true };
-    const ajv = draft.includes("2020-12") ? new Ajv2020(options) : draft.includes("draft-07") ? new Ajv(options) : new Ajv2019(options);
+    const ajv = draft.includes("2020-12") ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv2019({ strict: false, allErrors: true });
     addFormats(ajv);
     validate = ajv.compile(schema);
     compiled.set(file, validate);
