@@ -131,6 +131,50 @@ describe.each(DATABASES)("resource limits (%s)", (kind) => {
     expect((await t.api("PUT", "/api/datacontracts/wide", contract({ type: "dbt", specification: dbt(150) }))).status).toBe(200);
   });
 
+  it("422 naming MAX_MODEL_FIELDS for ODCS and DCS 1.x contracts too, nested fields and array items counted; nothing stored", async () => {
+    const odcs = (properties: unknown[]) => ({ apiVersion: "v3.0.2", kind: "DataContract", id: "wide-odcs", version: "1.0.0", status: "active", domain: "sales", schema: [{ name: "m", properties }] });
+    const flat = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}` }));
+    // 67 objects, each with one nested field and an array whose items count too: 201 fields.
+    const nested = Array.from({ length: 67 }, (_, i) => ({ name: `o${i}`, logicalType: "array", items: { logicalType: "object", properties: [{ name: "x" }] } }));
+    const dcsFields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, { type: "string" }]));
+    const dcs = (fields: unknown, definitions?: unknown) => ({ dataContractSpecification: "1.1.0", id: "wide-dcs", info: { title: "W", version: "1.0.0", owner: "sales" }, models: { m: { fields } }, ...(definitions ? { definitions } : {}) });
+    // 40 definitions that each use the next twice: 2 KB of text, 2^40 fields if every use were expanded.
+    const bomb: Record<string, unknown> = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d${i}`, { type: "object", fields: { a: { $ref: `#/definitions/d${i + 1}` }, b: { $ref: `#/definitions/d${i + 1}` } } }]));
+    bomb.d40 = { type: "string" };
+    for (const [id, doc, member] of [
+      ["wide-odcs", odcs(flat(201)), "schema"],
+      ["wide-odcs", odcs(nested), "schema"],
+      ["wide-dcs", dcs(dcsFields(201)), "models"],
+      ["wide-dcs", dcs({ x: { $ref: "#/definitions/d0" } }, bomb), "models"],
+    ] as const) {
+      const body = expectProblem(await t.api("PUT", `/api/datacontracts/${id}`, doc), 422);
+      expect(body.violations).toEqual([{ field: member, message: expect.stringContaining("more than the limit of 200 (MAX_MODEL_FIELDS)") }]);
+    }
+    expect((await t.api("GET", "/api/datacontracts/wide-odcs")).status).toBe(404);
+    expect((await t.api("GET", "/api/datacontracts/wide-dcs")).status).toBe(404);
+    // Within the limit it is stored; a proposal over it is refused the same way.
+    expect((await t.api("PUT", "/api/datacontracts/wide-dcs", dcs(dcsFields(200)))).status).toBe(200);
+    const proposed = expectProblem(await t.api("POST", "/api/datacontracts/wide-dcs/changes", dcs({ x: { $ref: "#/definitions/d0" } }, bomb)), 422);
+    expect(proposed.violations?.[0].message).toContain("MAX_MODEL_FIELDS");
+    expect((await t.api("GET", "/api/datacontracts/wide-dcs/models")).body.models[0].fields).toHaveLength(200);
+  });
+
+  it("lists the changes of a comparison within PAGE_LIMIT_BYTES, breaking ones first, and counts the rest", async () => {
+    const odcs = (prefix: string) => ({ apiVersion: "v3.0.2", kind: "DataContract", id: "many", version: "1.0.0", status: "active", domain: "sales", schema: [{ name: "m", properties: Array.from({ length: 150 }, (_, i) => ({ name: `${prefix}${i}`, logicalType: i % 2 ? "string" : "integer" })) }] });
+    expect((await t.api("PUT", "/api/datacontracts/many", odcs("a"))).status).toBe(200);
+    expect((await t.api("PUT", "/api/datacontracts/many", odcs("b"))).status).toBe(200);
+    for (const res of [await t.api("GET", "/api/datacontracts/many/changes"), await t.api("POST", "/api/datacontracts/many/changes", odcs("c"))]) {
+      expect(res.status).toBe(200);
+      const report = res.body as { breaking: boolean; changes: Array<{ breaking: boolean }>; omittedChanges?: number };
+      expect(report.breaking).toBe(true);
+      expect(report.changes.length).toBeGreaterThan(0);
+      expect(report.changes.length + (report.omittedChanges ?? 0)).toBe(300);
+      expect(report.omittedChanges).toBeGreaterThan(0);
+      expect(report.changes[0].breaking).toBe(true);
+      expect(res.text.length).toBeLessThan(12 * 1024);
+    }
+  });
+
   it("stores the 1.9 KB Avro bomb and serves small models for it", async () => {
     const spec = avroBomb(24);
     expect((await t.api("PUT", "/api/datacontracts/bomb", contract({ type: "avro", specification: spec }))).status).toBe(200);

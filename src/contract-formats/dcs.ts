@@ -6,6 +6,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
+import { FieldLimitExceeded, parseLimits, type ParseLimits } from "../schema-formats/limits.js";
 import { isRecord } from "../schema-formats/text.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 import { infoFacts, qualityRules, str } from "./members.js";
@@ -86,7 +87,18 @@ function resolve(field: Record<string, unknown>, definitions: Record<string, unk
   return definition ? { ...definition, ...field } : field;
 }
 
-function field(name: string, raw: Record<string, unknown>, definitions: Record<string, unknown>, depth: number): NormalizedField {
+/**
+ * What one normalization may still produce. A `$ref` is expanded wherever it is used, so a few
+ * definitions that each use the next twice would describe 2^64 fields: the walk stops at the limit
+ * instead of running out of time and memory.
+ */
+interface Budget {
+  left: number;
+  readonly limit: number;
+}
+
+function field(name: string, raw: Record<string, unknown>, definitions: Record<string, unknown>, depth: number, budget: Budget): NormalizedField {
+  if (--budget.left < 0) throw new FieldLimitExceeded(budget.limit);
   const f = resolve(raw, definitions);
   const physical = str(f.type) ?? "";
   const out: NormalizedField = { name, type: LOGICAL[physical.toLowerCase()] ?? "unknown", physicalType: physical, required: f.required === true };
@@ -101,17 +113,18 @@ function field(name: string, raw: Record<string, unknown>, definitions: Record<s
   if (quality) out.quality = quality;
   // Definitions may refer to each other; past this depth a cycle is cut rather than followed.
   if (depth < 64) {
-    if (isRecord(f.fields)) out.fields = Object.entries(f.fields).filter(([, v]) => isRecord(v)).map(([n, v]) => field(n, v as Record<string, unknown>, definitions, depth + 1));
+    if (isRecord(f.fields)) out.fields = Object.entries(f.fields).filter(([, v]) => isRecord(v)).map(([n, v]) => field(n, v as Record<string, unknown>, definitions, depth + 1, budget));
     const element = isRecord(f.items) ? f.items : isRecord(f.values) ? f.values : undefined;
-    if (element) out.items = field(isRecord(f.items) ? "items" : "values", element, definitions, depth + 1);
+    if (element) out.items = field(isRecord(f.items) ? "items" : "values", element, definitions, depth + 1, budget);
   }
   return out;
 }
 
 const KINDS: Record<string, ModelKind> = { table: "table", view: "view", object: "object" };
 
-function models(doc: ContractDocument): NormalizedModel[] {
+function models(doc: ContractDocument, limits: ParseLimits): NormalizedModel[] {
   const definitions = isRecord(doc.definitions) ? doc.definitions : {};
+  const budget: Budget = { left: limits.maxFields, limit: limits.maxFields };
   return Object.entries(isRecord(doc.models) ? doc.models : {}).map(([name, m]) => {
     const model = isRecord(m) ? m : {};
     const out: NormalizedModel = {
@@ -119,7 +132,7 @@ function models(doc: ContractDocument): NormalizedModel[] {
       kind: KINDS[String(model.type ?? "table")] ?? "object",
       fields: Object.entries(isRecord(model.fields) ? model.fields : {})
         .filter(([, v]) => isRecord(v))
-        .map(([n, v]) => field(n, v as Record<string, unknown>, definitions, 0)),
+        .map(([n, v]) => field(n, v as Record<string, unknown>, definitions, 0, budget)),
     };
     if (str(model.description) !== undefined) out.description = str(model.description);
     const quality = qualityRules(model.quality);
@@ -139,14 +152,14 @@ export const dcsFormat: ContractFormat = {
     return structure(doc) ? [] : standardViolations(structure.errors);
   },
   facts: infoFacts,
-  models: (doc) => [{ type: "dcs", detectedType: "dcs", models: models(doc) }],
+  models: (doc, limits = parseLimits()) => [{ type: "dcs", detectedType: "dcs", models: models(doc, limits) }],
   toOdcs(doc) {
     const { id, info, terms, tags, servers, models: _m, dataContractSpecification: _spec, definitions: _d, ...rest } = doc;
     const odcsServers = serversToOdcs(servers);
     return {
       ...odcsHead(id, isRecord(info) ? info : {}, terms, tags, Object.entries(rest)),
       ...(odcsServers ? { servers: odcsServers } : {}),
-      schema: models(doc).map((m) => modelToSchemaObject(m)),
+      schema: models(doc, parseLimits()).map((m) => modelToSchemaObject(m)),
     };
   },
 };

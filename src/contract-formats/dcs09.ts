@@ -7,7 +7,7 @@ import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "../platform/errors.js";
 import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
-import { countFields, normalizeSchemaType, parseLimits, parseSchema, SCHEMA_TYPES } from "../schema-formats/index.js";
+import { normalizeSchemaType, parseSchema, SCHEMA_TYPES } from "../schema-formats/index.js";
 import { isRecord } from "../schema-formats/text.js";
 import { infoFacts } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
@@ -80,17 +80,12 @@ export const dcs09Format: ContractFormat = {
     structure ??= createAjv({ verbose: true }).compile(Dcs09Schema);
     const violations = structure(doc) ? [] : standardViolations(structure.errors);
     if (doc.schema === undefined || doc.schema === null) return violations;
-    let fields = 0;
+    // Each schema is held to the field limit as it is parsed; the contract's total, across its
+    // schemas, is counted where every format's models are (./models.ts).
     for (const { schema, path } of schemasOf(doc)) {
       if (violations.some((v) => v.field === path)) continue;
       const check = checkSchema(schema, path);
       if (!check.ok) violations.push(...check.violations);
-      else fields += countFields([...check.parsed.models.map((m) => m.fields), check.parsed.definitions]);
-    }
-    // The limit is the contract's, across its schemas, not one schema's.
-    const { maxFields } = parseLimits();
-    if (fields > maxFields) {
-      violations.push({ field: "schema", message: `the normalized models of the contract have ${fields} fields, more than the limit of ${maxFields} (MAX_MODEL_FIELDS)` });
     }
     return violations;
   },

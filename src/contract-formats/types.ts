@@ -4,6 +4,7 @@
  * and its conversion to the Open Data Contract Standard. A new format is one new file.
  */
 import type { FieldViolation } from "../platform/errors.js";
+import type { ParseLimits } from "../schema-formats/limits.js";
 import type { NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 
 export type ContractDocument = Record<string, unknown>;
@@ -43,8 +44,13 @@ export interface ContractFormat {
   /** Every violation of the format's rules, with paths into the document. */
   validate(doc: ContractDocument): FieldViolation[];
   facts(doc: ContractDocument): ContractFacts;
-  /** Normalized models; only called on a valid document. */
-  models(doc: ContractDocument): ModelGroup[];
+  /**
+   * Normalized models; only called on a valid document, through `contractModels` (./models.ts),
+   * which holds every format to MAX_MODEL_FIELDS. A format whose models can grow faster than its
+   * document (references expanded where they are used) stops with `FieldLimitExceeded` at
+   * `limits.maxFields` rather than build them.
+   */
+  models(doc: ContractDocument, limits?: ParseLimits): ModelGroup[];
   /** The document as ODCS v3.1.0; only called on a valid document. */
   toOdcs(doc: ContractDocument & { id: string }): ContractDocument;
 }

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { contractFormatOf } from "../../contract-formats/index.js";
+import { contractToOdcs, parseContractAhead } from "../../contract-formats/models.js";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/shapes.js";
 import { yamlText } from "../../platform/http/yaml-body.js";
@@ -18,8 +18,12 @@ const FormatQuery = {
   ),
 };
 
-const asRequested = (contract: DataContract, query: Record<string, string | undefined>) =>
-  query.format === "odcs" ? contractFormatOf(contract).toOdcs(contract) : contract;
+/** The stored contract, or its conversion; a 0.9 contract's big schemas are parsed off the event loop first. */
+async function asRequested(contract: DataContract, query: Record<string, string | undefined>) {
+  if (query.format !== "odcs") return contract;
+  await parseContractAhead(contract);
+  return contractToOdcs(contract);
+}
 
 export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config): void {
   documentRoutes(app, {
@@ -49,7 +53,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     },
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string } }>, reply) => {
       const contract = await contracts.get(principalOf(request), request.params.id);
-      const text = await yamlText(asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
+      const text = await yamlText(await asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
       return reply.type("application/yaml; charset=utf-8").send(text);
     },
   );

@@ -1,10 +1,10 @@
 import type { Principal } from "../../platform/auth.js";
-import { contractFormatOf, type ModelGroup } from "../../contract-formats/index.js";
+import { contractFormatOf } from "../../contract-formats/index.js";
+import { contractModels as boundedContractModels, contractViolations, parseContractAhead } from "../../contract-formats/models.js";
 import type { Executor } from "../../platform/database/index.js";
 import { conflict } from "../../platform/errors.js";
 import { outputPorts } from "../dataproducts/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
-import { schemasOf } from "../../contract-formats/dcs09.js";
 import { parseLimits } from "../../schema-formats/index.js";
 import { parseSchemaOffThread } from "../../schema-formats/off-thread.js";
 import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
@@ -15,16 +15,7 @@ import type { ContractVersionService } from "./versions/service.js";
 
 export { checkSchema } from "../../contract-formats/dcs09.js";
 
-/**
- * Parses the big typed schemas of a 0.9 contract on worker threads, before the write transaction:
- * validation then finds the results instead of parsing on the event loop while holding a lock.
- */
-export async function parseAhead(contract: DataContract): Promise<void> {
-  if (contract.schema === undefined || contract.schema === null) return;
-  for (const { schema, path } of schemasOf(contract as never)) await parseSchemaAhead(schema, path);
-}
-
-/** Parses one Schema object ahead, on a worker thread when it is big (see `parseAhead`); 429 when every worker is busy. */
+/** Parses one Schema object ahead, on a worker thread when it is big (see `parseContractAhead`); 429 when every worker is busy. */
 export async function parseSchemaAhead(schema: unknown, path: string): Promise<void> {
   await parseSchemaOffThread(schema, path, parseLimits());
 }
@@ -60,14 +51,15 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
     kind: "datacontract",
     label: "Data contract",
     ...ownedDocument<DataContract>("data contract", contractFacts),
+    // The big typed schemas of a 0.9 contract are parsed on worker threads before the write
+    // transaction: validation then finds the results instead of parsing while holding a lock.
     async precheck(contract) {
-      await parseAhead(contract);
+      await parseContractAhead(contract);
       return [];
     },
     async validate(ex, organizationId, contract) {
-      const format = contractFormatOf(contract);
-      const violations = format.validate(contract);
-      const facts = format.facts(contract);
+      const violations = contractViolations(contract);
+      const facts = contractFacts(contract);
       // A missing owner is already a violation of the format's own rules where the format requires one.
       if (facts.owner !== undefined || !violations.some((v) => v.field === facts.ownerField)) {
         violations.push(...(await ownerViolations(ex, organizationId, facts)));
@@ -95,8 +87,8 @@ function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition
 /** The normalized models of a stored contract, group by group (one per typed schema, or the format's own). */
 export async function contractModels(contracts: DocumentService<DataContract>, p: Principal, id: string) {
   const contract = await contracts.get(p, id);
-  if (contractFormatOf(contract).name === "dcs-0.9") await parseAhead(contract);
-  const schemas: ModelGroup[] = contractFormatOf(contract).models(contract);
+  await parseContractAhead(contract);
+  const schemas = boundedContractModels(contract);
   const definitions = schemas.flatMap((s) => s.definitions ?? []);
   return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), ...(definitions.length > 0 ? { definitions } : {}), schemas };
 }

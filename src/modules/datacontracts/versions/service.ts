@@ -1,4 +1,5 @@
-import { contractFormatOf, type ContractDocument } from "../../../contract-formats/index.js";
+import { contractFormatOf, type ContractDocument, type ModelGroup } from "../../../contract-formats/index.js";
+import { boundedModels, contractModels, contractViolations, parseContractAhead } from "../../../contract-formats/models.js";
 import { diffModels } from "../../../contract-changes/diff.js";
 import type { NormalizedModel } from "../../../schema-formats/types.js";
 import type { ContractChange } from "../../../contract-changes/rules.js";
@@ -11,11 +12,20 @@ import { invalid, notFound, ProblemWithMembers } from "../../../platform/errors.
 import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
 import { resourceRepository } from "../../shared/resource-repository.js";
+import { documentLimits } from "../../shared/document-limits.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
 
 /** How many affected accesses a comparison names; the count says whether there are more. */
 const MAX_AFFECTED = 1000;
+
+/**
+ * How many changes one comparison lists. Two versions of 100,000 fields each can differ in
+ * 200,000 ways, and every breaking change names the affected accesses: listed in full, such an
+ * answer would run to gigabytes. The report lists breaking changes first, stops at this count or at
+ * the page byte limit (PAGE_LIMIT_BYTES), and says how many it left out; `breaking` is over them all.
+ */
+export const MAX_LISTED_CHANGES = 1000;
 
 export interface AffectedAccess {
   id: string;
@@ -28,17 +38,18 @@ export interface ChangeReport {
   to: number | "proposed";
   breaking: boolean;
   changes: Array<ContractChange & { affectedAccesses: string[] }>;
+  /** Changes found but not listed (see `MAX_LISTED_CHANGES`); absent when every change is listed. */
+  omittedChanges?: number;
   /** Approved accesses under the contract that have not ended: whom a breaking change breaks. */
   affectedAccesses: AffectedAccess[];
 }
 
 /**
- * The models of a contract document in any format, flattened across its schemas. Named types that
- * fields refer to by `ref` (described once) are compared as one more model, `definitions`, so a
- * change inside a shared type is seen once, where it is defined.
+ * The models of a contract document in any format, flattened across its schemas (422 when they are
+ * over the field limit). Named types that fields refer to by `ref` (described once) are compared
+ * as one more model, `definitions`, so a change inside a shared type is seen once, where it is defined.
  */
-export function modelsOf(doc: ContractDocument): NormalizedModel[] {
-  const groups = contractFormatOf(doc).models(doc);
+export function modelsOf(doc: ContractDocument, groups: ModelGroup[] = contractModels(doc)): NormalizedModel[] {
   const definitions = groups.flatMap((group) => group.definitions ?? []);
   const models = groups.flatMap((group) => group.models);
   return definitions.length > 0 ? [...models, { name: "definitions", kind: "record", fields: definitions }] : models;
@@ -90,6 +101,8 @@ export class ContractVersionService {
     const toN = to ?? newest;
     const fromN = from ?? Math.max(1, toN - 1);
     const [a, b] = await Promise.all([this.versionDoc(p, id, fromN), this.versionDoc(p, id, toN)]);
+    await parseContractAhead(a);
+    await parseContractAhead(b);
     return this.report(this.database.db, p.organizationId, id, fromN, toN, diffModels(modelsOf(a), modelsOf(b)));
   }
 
@@ -97,7 +110,9 @@ export class ContractVersionService {
   async changesProposed(p: Principal, id: string, proposed: ContractDocument): Promise<ChangeReport> {
     const current = await this.current(p, id);
     const candidate = withMembers(proposed, { id });
-    const violations = contractFormatOf(candidate).validate(candidate);
+    await parseContractAhead(current);
+    await parseContractAhead(candidate);
+    const violations = contractViolations(candidate);
     if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
     return this.report(this.database.db, p.organizationId, id, "current", "proposed", diffModels(modelsOf(current), modelsOf(candidate)));
   }
@@ -110,7 +125,10 @@ export class ContractVersionService {
    */
   async review(ex: Executor, p: Principal, before: ContractDocument & { id: string }, after: ContractDocument, allowBreaking: boolean): Promise<{ breaking: boolean }> {
     if (allowBreaking) policy.overrideBreakingChange(p);
-    const breakingChanges = diffModels(modelsOf(before), modelsOf(after)).filter((c) => c.breaking);
+    // A document stored over the field limit (before the limit was lowered) has no models to compare:
+    // the update that brings it within the limit starts its comparisons afresh.
+    const previous = boundedModels(before);
+    const breakingChanges = diffModels(previous.ok ? modelsOf(before, previous.groups) : [], modelsOf(after)).filter((c) => c.breaking);
     if (breakingChanges.length === 0) return { breaking: false };
     if (allowBreaking) return { breaking: true };
     const majorBefore = majorOf(contractFormatOf(before).facts(before).version);
@@ -123,7 +141,7 @@ export class ContractVersionService {
       409,
       `This change to data contract '${before.id}' is breaking (${breakingChanges.length} breaking change(s)) and ${report.affectedAccesses.length} approved access(es) depend on it. ` +
         "Raise the contract's major version, or, with an organization key, repeat the request with ?allowBreaking=true.",
-      { breakingChanges: report.changes, affectedAccesses: report.affectedAccesses },
+      { breakingChanges: report.changes, ...(report.omittedChanges ? { omittedChanges: report.omittedChanges } : {}), affectedAccesses: report.affectedAccesses },
     );
   }
 
@@ -153,12 +171,31 @@ export class ContractVersionService {
     const breaking = changes.some((c) => c.breaking);
     const accesses = breaking ? await accessRepository.approvedUnderContract(ex, organizationId, id, this.clock.now().toISOString(), MAX_AFFECTED) : [];
     const ids = accesses.map((a) => a.id);
+    const listed = listedChanges(changes, ids);
     return {
       from,
       to,
       breaking,
-      changes: changes.map((c) => ({ ...c, affectedAccesses: c.breaking ? ids : [] })),
+      changes: listed.map((c) => ({ ...c, affectedAccesses: c.breaking ? ids : [] })),
+      ...(listed.length < changes.length ? { omittedChanges: changes.length - listed.length } : {}),
       affectedAccesses: accesses.map((a) => ({ id: a.id, consumerTeamId: a.consumerTeamId, consumerDataProductId: a.consumerDataProductId })),
     };
   }
+}
+
+/** The changes a report lists: breaking ones first, within `MAX_LISTED_CHANGES` and the page byte limit. */
+function listedChanges(changes: ContractChange[], affected: string[]): ContractChange[] {
+  const ordered = [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
+  const idsBytes = affected.reduce((sum, id) => sum + Buffer.byteLength(id) + 3, 0);
+  const budget = documentLimits().pageBytes;
+  const listed: ContractChange[] = [];
+  let bytes = 0;
+  for (const change of ordered) {
+    if (listed.length === MAX_LISTED_CHANGES) break;
+    bytes += Buffer.byteLength(JSON.stringify(change)) + (change.breaking ? idsBytes : 0);
+    // At least one change is listed, whatever its size: a report that lists nothing says nothing.
+    if (bytes > budget && listed.length > 0) break;
+    listed.push(change);
+  }
+  return listed;
 }
