@@ -40,9 +40,18 @@ interface Physical {
   args: number[];
 }
 
-/** `VARCHAR(50)` → {base: "varchar", args: [50]}; `NUMERIC(10, 2)` → {base: "numeric", args: [10, 2]}. */
+const SIMPLE = /^\s*([A-Za-z][A-Za-z0-9_ ]*?)\s*(?:\(\s*([0-9]+(?:\s*,\s*[0-9]+)*)\s*\))?\s*$/;
+/** Avro's rendering of a logical type with arguments on its underlying type: `bytes(decimal(10,2))`, `Money(decimal(18,4))`. */
+const WRAPPED = /^\s*[A-Za-z_][A-Za-z0-9_.]*\s*\(\s*([A-Za-z][A-Za-z0-9_ ]*?\s*\(\s*[0-9]+(?:\s*,\s*[0-9]+)*\s*\))\s*\)\s*$/;
+
+/**
+ * `VARCHAR(50)` → {base: "varchar", args: [50]}; `NUMERIC(10, 2)` → {base: "numeric", args: [10, 2]};
+ * `bytes(decimal(10,2))` → {base: "decimal", args: [10, 2]}: the logical type decides what fits, not
+ * the bytes (or fixed) that carry it.
+ */
 export function parsePhysical(text: string): Physical {
-  const match = /^\s*([A-Za-z][A-Za-z0-9_ ]*?)\s*(?:\(\s*([0-9]+(?:\s*,\s*[0-9]+)*)\s*\))?\s*$/.exec(text);
+  const wrapped = WRAPPED.exec(text);
+  const match = SIMPLE.exec(wrapped ? wrapped[1] : text);
   if (!match) return { base: text.trim().toLowerCase(), args: [] };
   return { base: match[1].toLowerCase().replace(/\s+/g, " "), args: match[2] ? match[2].split(",").map((n) => Number(n.trim())) : [] };
 }

@@ -396,6 +396,9 @@ function normalizeType(name: string, schema: unknown, namespace: string, n: Norm
       return field;
     case "fixed":
       field.type = logical === "number" || logical === "interval" ? logical : "bytes";
+      // A fixed holds exactly `size` bytes, and Avro resolves a fixed only against one of the same
+      // size: its size is its length, so a change either way is compared as a length change.
+      if (isNonNegativeInteger(def.size)) field.minLength = field.maxLength = def.size;
       return field;
     case "array":
       field.type = "array";

@@ -428,6 +428,12 @@ function describe(field: NormalizedField, at: Located, n: Normalizer, depth: num
   }
   field.type = logicalOf(nonNull[0], target);
   if (field.type === "enum") field.symbols = (target.enum as string[]).slice();
+  // Length bounds are part of what a string field guarantees: a narrower maxLength breaks writers.
+  if (field.type === "string") {
+    const { minLength, maxLength } = target;
+    if (typeof minLength === "number" && Number.isInteger(minLength) && minLength >= 0) field.minLength = minLength;
+    if (typeof maxLength === "number" && Number.isInteger(maxLength) && maxLength >= 0) field.maxLength = maxLength;
+  }
   if (depth >= MAX_NORMALIZE_DEPTH) return;
   if (field.type === "object") {
     const { properties, required } = objectParts(target, n, targetPointer);
