@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -21,7 +22,8 @@ export function officialSchema(file: string): ValidateFunction {
   if (!validate) {
     const schema = JSON.parse(readFileSync(resolve(STANDARDS, file), "utf8")) as Record<string, unknown>;
     const draft = String(schema.$schema ?? "");
-    const ajv = draft.includes("2020-12") ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv2019({ strict: false, allErrors: true });
+    const options = { strict: false, allErrors: true };
+    const ajv = draft.includes("2020-12") ? new Ajv2020(options) : draft.includes("draft-07") ? new Ajv(options) : new Ajv2019(options);
     addFormats(ajv);
     validate = ajv.compile(schema);
     compiled.set(file, validate);
