@@ -122,3 +122,19 @@ describe.each(DATABASES)("steward serve (%s)", (kind) => {
     }
   });
 });
+
+describe("a DATABASE_URL whose port cannot be used", () => {
+  it("stops serve, migrate and org create with a configuration error, not silently with 0", async () => {
+    const runs: Array<[string[], string]> = [
+      [["serve"], "postgres://steward:hunter2@127.0.0.1/steward?port=x"],
+      [["migrate"], "postgres://steward:hunter2@127.0.0.1/steward?port=x"],
+      [["org", "create", "--name", "z", "--json"], "postgres://127.0.0.1/steward?port=-1"],
+    ];
+    const results = await Promise.all(runs.map(([args, url]) => runCli(args, { DATABASE_URL: url, PORT: "0" })));
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/configuration error: DATABASE_URL's port .* got "(x|-1)"/);
+      expect(result.stdout + result.stderr).not.toContain("hunter2");
+    }
+  }, 120_000);
+});

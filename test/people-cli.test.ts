@@ -89,6 +89,11 @@ describe("a malformed DATABASE_URL", () => {
       "mysql://steward:Sup3r-s3cret@db.internal/steward",
       "postgres://steward:Sup3r@s3cret@db.internal:x/steward",
       "mysql://db.internal/steward?password=Sup3r-s3cret",
+      // Typos that keep the text from being read as a URL at all.
+      "postgres:/steward:Sup3r-s3cret@db.internal/steward",
+      "postgres//steward:Sup3r-s3cret@db.internal/steward",
+      " postgres://steward:Sup3r-s3cret@db.internal/steward",
+      "steward:Sup3r-s3cret@db.internal/steward",
     ];
     const runs = [...urls.map((url) => ["migrate", url]), ["serve", urls[0]]];
     const results = await Promise.all(runs.map(([command, url]) => runCli([command], { DATABASE_URL: url, PORT: "0" })));

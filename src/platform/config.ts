@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 
 /** Steward's configuration, read once from the environment (PRODUCT.md §1). */
 
@@ -80,10 +81,38 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 
 /**
  * A database URL fit to print: the password (in the authority or a `password=` parameter) is
- * replaced, even when the URL is too malformed to parse.
+ * replaced, however malformed the URL is. The typos that make a URL malformed (a missing `/`, a
+ * leading space, no scheme at all) are the very ones that keep it from being read as a URL, so
+ * where the text is not `scheme://user:password@…` everything before its last `@` is taken for
+ * the user and password: the user may be hidden with the password, never the password shown.
  */
 export function redactDatabaseUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, "$1:[redacted]@").replace(/([?&](?:ssl)?password=)[^&#]*/gi, "$1[redacted]");
+  const authority = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i;
+  const userinfo = authority.test(url)
+    ? url.replace(authority, "$1:[redacted]@")
+    : url.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ""}[redacted]@`);
+  return userinfo.replace(/([?&](?:ssl)?password=)[^&#]*/gi, "$1[redacted]");
+}
+
+/**
+ * The port `pg` would dial for a PostgreSQL URL: the URL's, its `port` parameter's or PGPORT's.
+ * One it cannot use (`?port=x`, `-1`) makes its socket throw at once, where the pool loses the
+ * error; so it is refused here, with the configuration.
+ */
+function checkPostgresPort(databaseUrl: string): void {
+  let port: number;
+  try {
+    port = new pg.Client({ connectionString: databaseUrl }).port;
+  } catch (error) {
+    // Reading the URL's TLS files (sslcert=…) failed; pg's message names the file, not the URL.
+    throw new ConfigError(`DATABASE_URL cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (Number.isInteger(port) && port >= 1 && port <= 65535) return;
+  const parsed = new URL(databaseUrl);
+  const given = parsed.searchParams.get("port") || parsed.port || process.env.PGPORT || "";
+  throw new ConfigError(
+    `DATABASE_URL's port (in the URL, its port parameter or PGPORT) must be a whole number from 1 to 65535, got "${given}": "${redactDatabaseUrl(databaseUrl)}"`,
+  );
 }
 
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
@@ -98,6 +127,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     } catch {
       throw new ConfigError(`DATABASE_URL is not a valid postgres:// URL: "${redactDatabaseUrl(databaseUrl)}"`);
     }
+    checkPostgresPort(databaseUrl);
   }
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
   try {

@@ -39,3 +39,13 @@ describe("a connection that breaks while checked out (postgres)", () => {
     }
   });
 });
+
+describe("a connection that cannot even be opened (postgres)", () => {
+  it("fails the query, and the database still closes", async () => {
+    // pg's socket throws at once for a port out of range, before any connection attempt.
+    const database = openDatabase("postgres://steward@127.0.0.1/steward?port=70000");
+    await expect(sql`select 1`.execute(database.db)).rejects.toThrow(/port/i);
+    const closed = await Promise.race([database.close().then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5000))]);
+    expect(closed).toBe("closed");
+  });
+});

@@ -65,8 +65,29 @@ function openSqlite(path: string): Database {
   };
 }
 
+type ConnectCallback = ((err: Error) => void) | ((err: null, client: pg.Client) => void);
+
+/**
+ * A client whose failure to connect always reaches the pool's callback. A socket that cannot even
+ * be opened (a port out of range) throws at once instead; the pool then still counts the client,
+ * its `end()` never settles, and a command waiting to close the database exits silently, with 0,
+ * instead of reporting the error.
+ */
+class ReportingClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
+    if (!callback) return super.connect();
+    try {
+      super.connect(callback);
+    } catch (error) {
+      process.nextTick(() => (callback as (err: Error) => void)(error instanceof Error ? error : new Error(String(error))));
+    }
+  }
+}
+
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: ReportingClient });
   // A client that loses its server must not crash the process. The pool hears an idle client's
   // error itself; a checked-out client's (the database restarts, a session is killed under a
   // request) would find no listener. Its work fails on its own, the pool drops a client that can

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, redactDatabaseUrl } from "./config.js";
+
+describe("redactDatabaseUrl", () => {
+  it.each([
+    ["postgres://steward:hunter2@db.internal/steward", "postgres://steward:[redacted]@db.internal/steward"],
+    // The typos that make a URL unreadable are the ones a password must survive unseen.
+    ["postgres:/steward:hunter2@db.internal/steward", "postgres:/[redacted]@db.internal/steward"],
+    ["postgres//steward:hunter2@db.internal/steward", "[redacted]@db.internal/steward"],
+    [" postgres://steward:hunter2@db.internal/steward", " postgres://[redacted]@db.internal/steward"],
+    ["steward:hunter2@db.internal/steward", "steward:[redacted]@db.internal/steward"],
+    ["postgres://steward:/hunter2@db.internal/steward", "postgres://steward:[redacted]@db.internal/steward"],
+    ["postgres:steward:hun@ter2@db.internal/steward", "postgres:[redacted]@db.internal/steward"],
+    ["postgres://db.internal/steward?sslpassword=hunter2&password=hunter2", "postgres://db.internal/steward?sslpassword=[redacted]&password=[redacted]"],
+  ])("%s", (url, shown) => {
+    expect(redactDatabaseUrl(url)).toBe(shown);
+  });
+});
+
+describe("DATABASE_URL", () => {
+  const load = (DATABASE_URL: string) => () => loadConfig({ DATABASE_URL });
+
+  it.each(["postgres:/steward:hunter2@db/steward", "postgres//steward:hunter2@db/steward", " postgres://steward:hunter2@db/steward", "steward:hunter2@db/steward"])(
+    "malformed as %j is refused without its password",
+    (url) => {
+      expect(load(url)).toThrow(ConfigError);
+      expect(load(url)).toThrow(/DATABASE_URL/);
+      expect(load(url)).not.toThrow(/hunter2/);
+    },
+  );
+
+  it.each([
+    ["postgres://steward:hunter2@db/steward?port=x", "x"],
+    ["postgres://steward:hunter2@db/steward?port=-1", "-1"],
+    ["postgres://steward:hunter2@db/steward?port=70000", "70000"],
+  ])("with an unusable port (%s) is refused, naming the port", (url, port) => {
+    expect(load(url)).toThrow(new RegExp(`port .*1 to 65535, got "${port}"`));
+    expect(load(url)).not.toThrow(/hunter2/);
+  });
+
+  it("accepts a port in the URL or in its port parameter", () => {
+    expect(load("postgres://steward@db:5433/steward")().databaseUrl).toBe("postgres://steward@db:5433/steward");
+    expect(load("postgres://steward@db/steward?port=5433")().databaseUrl).toBe("postgres://steward@db/steward?port=5433");
+  });
+});
