@@ -18,7 +18,7 @@ import { tagRoutes } from "./modules/tags/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { Problem, problemTitle, problemType, unauthorized, unavailable } from "./platform/errors.js";
+import { databaseUnavailable, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
 import { configureParseLimits } from "./schema-formats/index.js";
 import { configureDocumentLimits } from "./modules/shared/document-limits.js";
 import { closeWorkers } from "./workers/pool.js";
@@ -164,7 +164,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     try {
       await ping(services.database.db);
     } catch {
-      throw unavailable("The database is not reachable.");
+      throw databaseUnavailable();
     }
     return { status: "ok" };
   });

@@ -103,6 +103,8 @@ export const conflict = (detail: string) => new Problem(409, detail);
 export const preconditionFailed = (detail: string) => new Problem(412, detail);
 export const invalid = (detail: string, violations: FieldViolation[]) => new Problem(422, detail, violations);
 export const unavailable = (detail: string) => new Problem(503, detail);
+/** The database cannot be reached: nothing a client sent was wrong, and trying again later may work. */
+export const databaseUnavailable = () => new Problem(503, "The database is not reachable.", undefined, { "retry-after": "5" });
 
 /**
  * A problem that carries members beyond the standard ones (RFC 9457 extension members): a 409

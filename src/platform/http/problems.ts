@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
-import { Problem, ProblemWithMembers, problemTitle, problemType, type FieldViolation } from "../errors.js";
+import { databaseUnavailable, Problem, ProblemWithMembers, problemTitle, problemType, type FieldViolation } from "../errors.js";
+import { isDatabaseUnreachable } from "../database/unreachable.js";
 import type { App } from "./types.js";
 import { joinPath, renderPath } from "../paths.js";
 import { positionViolations } from "./yaml-body.js";
@@ -109,6 +110,10 @@ export function registerProblemHandling(app: App): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendProblem(reply, request, new Problem(status, describeFastifyError(error, app, request)));
+    if (isDatabaseUnreachable(error)) {
+      request.log.warn({ err: error }, "the database is not reachable");
+      return sendProblem(reply, request, databaseUnavailable());
+    }
     request.log.error({ err: error }, "request failed");
     return sendProblem(reply, request, new Problem(status >= 500 && status < 600 ? status : 500, "Steward could not complete the request. The failure was logged."));
   });
