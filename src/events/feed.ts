@@ -1,5 +1,5 @@
 import type { EventLog } from "./log.js";
-import { Problem, unavailable } from "../platform/errors.js";
+import { Problem } from "../platform/errors.js";
 import { ReadAhead } from "./read-ahead.js";
 import type { RenderedBatch } from "./repository.js";
 
@@ -16,7 +16,7 @@ export interface FeedRequest {
 export interface LongPollLimits {
   /** How long a long poll is held. */
   holdMs: number;
-  /** Held long polls in this process, all organizations together; more answer 503. */
+  /** Held long polls in this process, all organizations together; more answer 429. */
   maxHeld: number;
   /** Held long polls of one organization in this process; more answer 429, so one tenant cannot take every place. */
   maxHeldPerOrganization: number;
@@ -67,8 +67,14 @@ export class FeedService {
         { "retry-after": String(Math.ceil(holdMs / 1000)) },
       );
     }
+    // The process's cap, like the organization's: a limit reached is a 429 that names it.
     if (this.held >= maxHeld) {
-      throw unavailable("Too many long polls are being held. Use longPolling=false, or retry later.");
+      throw new Problem(
+        429,
+        `This server already holds ${maxHeld} long polls (LONG_POLL_MAX_WAITING). Use longPolling=false, or retry later.`,
+        undefined,
+        { "retry-after": String(Math.ceil(holdMs / 1000)) },
+      );
     }
     this.held++;
     this.heldByOrganization.set(organizationId, heldHere + 1);

@@ -27,7 +27,7 @@ describe("the long-poll cap", () => {
   const processes = new Processes();
   afterAll(() => processes.stopAll());
 
-  it("answers 503 to the third concurrent long poll with LONG_POLL_MAX_WAITING=2, and accepts again once they are answered", async () => {
+  it("answers 429 naming the limit to the third concurrent long poll with LONG_POLL_MAX_WAITING=2, and accepts again once they are answered", async () => {
     const { database, server, key, lastEventId } = await serverWithOneEvent(processes, "sqlite", {
       LONG_POLL_MAX_WAITING: "2",
       LONG_POLL_TIMEOUT_MS: "20000",
@@ -38,9 +38,10 @@ describe("the long-poll cap", () => {
       expect(polls.map((p) => p.answeredAt)).toEqual([0, 0]);
 
       const third = await request(server.url, "GET", `/api/events?longPolling=true&lastEventId=${lastEventId}`, undefined, { key });
-      expect(third.status).toBe(503);
+      expect(third.status).toBe(429);
       expect(third.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-      expect(third.body).toMatchObject({ status: 503, title: expect.any(String), detail: expect.stringMatching(/long poll/i) });
+      expect(third.headers.get("retry-after")).toBe("20");
+      expect(third.body).toMatchObject({ status: 429, title: expect.any(String), detail: expect.stringMatching(/2 long polls \(LONG_POLL_MAX_WAITING\)/) });
       // Reads that are not held are still served.
       expect(await readBatch(server.url, key, lastEventId)).toEqual([]);
 
