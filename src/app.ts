@@ -114,6 +114,18 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
+  // The router refuses a path it cannot decode; a query string with a broken escape (`%ZZ`, half
+  // a UTF-8 character) would be read with the escape left in, so it is refused the same way.
+  app.addHook("onRequest", (request, _reply, done) => {
+    const start = request.url.indexOf("?");
+    if (start === -1 || !request.url.includes("%", start)) return done();
+    try {
+      decodeURIComponent(request.url.slice(start + 1));
+    } catch {
+      return done(new Problem(400, "The request's query string is not valid: it has a malformed percent-encoding."));
+    }
+    done();
+  });
   app.addHook("onResponse", async (request, reply) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, "request");
   });

@@ -29,6 +29,11 @@ describe.each(DATABASES)("HTTP conventions (%s)", (kind) => {
     expectProblem(await t.api("GET", "/api/teams?p=-3"), 400);
     expectProblem(await t.api("GET", "/api/events?lastEventId=123"), 400);
     expectProblem(await t.api("GET", `/api/teams/${"z".repeat(300)}`), 400);
+    // Broken percent-encoding, as for the path: a bad escape and half a UTF-8 character.
+    for (const query of ["q=%ZZ", "q=%E0%A4%A", "q=%FF", "p=0&q=%"]) {
+      expect(expectProblem(await t.api("GET", `/api/teams?${query}`), 400).detail, query).toMatch(/query string/);
+    }
+    expect((await t.api("GET", "/api/teams?q=%41%20b")).status).toBe(200);
   });
 
   it("401 without a key, 403 for a team key outside its team", async () => {
