@@ -165,4 +165,19 @@ describe("web app in a browser", () => {
     expect(selected).toContain("data_type: timestamp");
     expect((await t.api("GET", "/api/datacontracts/shipments-v1")).status).toBe(404);
   });
+
+  it("shows every API key and member, past the first page of their lists", async () => {
+    // One more of each than a page of the API holds (1000): the last only shows when the web app reads on.
+    await t.server.services.database.db.transaction().execute(async (trx) => {
+      for (let i = 1; i <= 1000; i++) {
+        await t.server.services.apiKeys.createKey(trx, t.organizationId, { displayName: `Bulk key ${i}`, scope: "organization", teamId: null, expiresAt: null });
+      }
+      for (let i = 1; i <= 1000; i++) await t.server.services.people.invitations.invite(trx, t.organizationId, `zz-invited-${String(i).padStart(4, "0")}@example.com`, "member");
+    });
+    const page = await newPage(PEOPLE.owner);
+    await page.goto(`${t.url}/settings/api-keys`);
+    await page.getByRole("row", { name: /Bulk key 1000\b/ }).waitFor();
+    await page.goto(`${t.url}/settings/members`);
+    await page.getByRole("cell", { name: "zz-invited-1000@example.com", exact: true }).waitFor();
+  });
 });

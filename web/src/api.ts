@@ -53,6 +53,8 @@ export interface CallOptions {
 export interface Versioned<T> {
   data: T;
   etag?: string;
+  /** A list's next page, when the server named one (`Link: <…>; rel="next"`). */
+  next?: string;
 }
 
 export async function send<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Versioned<T>> {
@@ -78,7 +80,8 @@ export async function send<T = unknown>(method: string, path: string, body?: unk
     if (response.status === 401 && path.startsWith("/api/")) onUnauthorized();
     throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? [], data?.title ?? response.statusText, data && typeof data === "object" ? data : {});
   }
-  return { data: data as T, etag: response.headers.get("etag") ?? undefined };
+  const next = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get("link") ?? "")?.[1];
+  return { data: data as T, etag: response.headers.get("etag") ?? undefined, next };
 }
 
 export async function call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<T> {
@@ -86,6 +89,17 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
 }
 
 export const get = <T = unknown>(path: string) => call<T>("GET", path);
+
+/** Every item of a list, page after page, for the lists a page shows whole (keys, members). */
+export async function getAll<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  for (let next: string | undefined = path; next !== undefined; ) {
+    const page: Versioned<T[]> = await send<T[]>("GET", next);
+    items.push(...page.data);
+    next = page.next;
+  }
+  return items;
+}
 
 /** `/api/teams?q=…` without empty parameters. */
 export function withQuery(path: string, query: Record<string, string | undefined>): string {

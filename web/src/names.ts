@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { get, type ApiKey, type Member } from "./api.js";
+import { getAll, type ApiKey, type Member } from "./api.js";
 import { useSession } from "./session.js";
 
 /**
@@ -14,7 +14,7 @@ let cachedFor = "";
 
 async function loadNames(): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  const [members, keys] = await Promise.all([get<Member[]>("/api/members").catch(() => []), get<ApiKey[]>("/api/api-keys").catch(() => [])]);
+  const [members, keys] = await Promise.all([getAll<Member>("/api/members").catch(() => []), getAll<ApiKey>("/api/api-keys").catch(() => [])]);
   for (const m of members) names.set(`user:${m.userId}`, m.email);
   for (const k of keys) names.set(`api-key:${k.id}`, `API key “${k.displayName}”`);
   return names;

@@ -199,4 +199,34 @@ describe.each(DATABASES)("API keys and authentication (%s)", (kind) => {
     }
     expect((await t.api("GET", "/api/teams/payments")).body.name).toBe("Payments");
   });
+
+  it("lists keys a page at a time, revoked ones included, with a Link to the next page", async () => {
+    const org = await t.createOrganization("paged keys");
+    const asOrg = (method: string, path: string, body?: unknown) => t.api(method, path, body, { key: org.key });
+    for (const name of ["k1", "k2", "k3", "k4"]) expect((await asOrg("POST", "/api/api-keys", { displayName: name, scope: "organization" })).status).toBe(201);
+    const all = (await asOrg("GET", "/api/api-keys")).body as Array<{ id: string; displayName: string }>;
+    expect(all).toHaveLength(5);
+    expect((await asOrg("DELETE", `/api/api-keys/${all[1].id}`)).status).toBe(204);
+
+    const seen: string[] = [];
+    let next: string | undefined = "/api/api-keys?pageSize=2";
+    const links: string[] = [];
+    while (next) {
+      const page = await asOrg("GET", next);
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.map((k: { id: string }) => k.id));
+      next = /<([^>]+)>; rel="next"/.exec(page.headers.get("link") ?? "")?.[1];
+      if (next) links.push(next);
+    }
+    expect(links).toEqual(["/api/api-keys?pageSize=2&p=1", "/api/api-keys?pageSize=2&p=2"]);
+    expect(seen).toEqual(all.map((k) => k.id));
+    expect((await asOrg("GET", "/api/api-keys?pageSize=2&p=3")).body).toEqual([]);
+
+    for (const query of ["p=-1", "p=abc", "p=1.5", "pageSize=0", "pageSize=10001", "pageSize=x"]) {
+      const res = await asOrg("GET", `/api/api-keys?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+  });
 });

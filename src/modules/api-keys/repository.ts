@@ -10,13 +10,16 @@ export const apiKeyRepository = {
   },
 
   /** Every key of the organization, revoked ones included, oldest first. */
-  async list(ex: Executor, organizationId: string): Promise<ApiKeyRow[]> {
+  /** A page of the organization's keys, revoked ones included, oldest first. */
+  async list(ex: Executor, organizationId: string, page: { offset: number; limit: number }): Promise<ApiKeyRow[]> {
     return ex
       .selectFrom("api_keys")
       .selectAll()
       .where("organization_id", "=", organizationId)
       .orderBy("created_at")
       .orderBy("id")
+      .limit(page.limit)
+      .offset(page.offset)
       .execute();
   },
 

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { errors, IdParams, NoContent } from "../../platform/http/shapes.js";
+import { pageWindow, sendPage } from "../../platform/http/paging.js";
+import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ApiKeyService } from "./service.js";
 import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./shapes.js";
@@ -7,8 +8,20 @@ import { ApiKeyInputSchema, ApiKeySchema, CreatedApiKeySchema } from "./shapes.j
 export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
   app.get(
     "/api/api-keys",
-    { schema: { tags: ["api-keys"], summary: "List API keys (never their secrets)", response: { 200: Type.Array(ApiKeySchema), ...errors(403) } } },
-    async (request) => apiKeys.list(principalOf(request)),
+    {
+      schema: {
+        tags: ["api-keys"],
+        summary: "List API keys (never their secrets)",
+        description: "Oldest first, revoked keys included; a `Link` header names the next page when there is one.",
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(ApiKeySchema), ...errors(403) },
+      },
+    },
+    async (request, reply) => {
+      const { page, size, offset } = pageWindow(request.query);
+      const rows = await apiKeys.list(principalOf(request), { offset, limit: size + 1 });
+      return sendPage(request, reply, rows, size, page);
+    },
   );
 
   app.post(

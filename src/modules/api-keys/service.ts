@@ -137,9 +137,10 @@ export class ApiKeyService {
     return this.database.db.transaction().execute((trx) => this.createKey(trx, p.organizationId, input));
   }
 
-  async list(p: Principal): Promise<ApiKeyView[]> {
+  /** Revoked keys stay listed, and keys can always be made: the list is read a page at a time. */
+  async list(p: Principal, page: { offset: number; limit: number }): Promise<ApiKeyView[]> {
     policy.manageApiKeys(p);
-    const rows = await apiKeyRepository.list(this.database.db, p.organizationId);
+    const rows = await apiKeyRepository.list(this.database.db, p.organizationId, page);
     return rows.map(presentApiKey);
   }
 

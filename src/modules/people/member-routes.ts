@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { Problem } from "../../platform/errors.js";
-import { errors, NoContent } from "../../platform/http/shapes.js";
+import { pageWindow, sendPage } from "../../platform/http/paging.js";
+import { errors, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { Precondition } from "./member-rules.js";
 import type { PeopleService } from "./service.js";
@@ -25,8 +26,20 @@ export function memberRoutes(app: App, people: PeopleService): void {
 
   app.get(
     "/api/members",
-    { schema: { tags, summary: "List the organization's members and pending invitations", response: { 200: Type.Array(MemberSchema), ...errors(403) } } },
-    async (request) => members.list(principalOf(request)),
+    {
+      schema: {
+        tags,
+        summary: "List the organization's members and pending invitations",
+        description: "By address; a `Link` header names the next page when there is one.",
+        querystring: Type.Object(PageQuery),
+        response: { 200: Type.Array(MemberSchema), ...errors(403) },
+      },
+    },
+    async (request, reply) => {
+      const { page, size, offset } = pageWindow(request.query);
+      const rows = await members.list(principalOf(request), { offset, limit: size + 1 });
+      return sendPage(request, reply, rows, size, page);
+    },
   );
 
   app.put(

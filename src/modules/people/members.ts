@@ -66,9 +66,13 @@ export class MemberService {
     return [...active, ...invited].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
   }
 
-  async list(p: Principal): Promise<MemberView[]> {
+  /**
+   * A page of the members and pending invitations, by address. Both are merged (an address invited
+   * again once a member shows once) before the page is cut, so the page is taken from the whole.
+   */
+  async list(p: Principal, page: { offset: number; limit: number }): Promise<MemberView[]> {
     policy.manageMembers(p);
-    return this.all(this.database.db, p.organizationId);
+    return (await this.all(this.database.db, p.organizationId)).slice(page.offset, page.offset + page.limit);
   }
 
   /** Adds (invites) a person or changes a member's role, by the table in member-rules.ts. */

@@ -231,6 +231,26 @@ describe.each(DATABASES)("people, sessions and CSRF (%s)", (kind) => {
     expect((await new Browser(t.url).call("POST", "/auth/invitation", { token, email: "x@example.com", password: "long enough" })).status).toBe(404);
   });
 
+  it("lists members and invitations a page at a time, with a Link to the next page", async () => {
+    const org = await t.createOrganization("paged members");
+    const asOrg = (method: string, path: string, body?: unknown) => t.api(method, path, body, { key: org.key });
+    for (const name of ["e", "a", "d", "c", "b"]) expect((await asOrg("PUT", `/api/members/${name}@example.com`, { role: "member" })).status).toBe(200);
+
+    const first = await asOrg("GET", "/api/members?pageSize=2");
+    expect(first.body.map((m: { email: string }) => m.email)).toEqual(["a@example.com", "b@example.com"]);
+    expect(first.headers.get("link")).toBe('</api/members?pageSize=2&p=1>; rel="next"');
+    const last = await asOrg("GET", "/api/members?pageSize=2&p=2");
+    expect(last.body.map((m: { email: string }) => m.email)).toEqual(["e@example.com"]);
+    expect(last.headers.get("link")).toBeNull();
+    expect((await asOrg("GET", "/api/members")).body).toHaveLength(5);
+
+    for (const query of ["p=-1", "p=abc", "pageSize=0", "pageSize=10001"]) {
+      const res = await asOrg("GET", `/api/members?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+  });
+
   it("documents the members API in OpenAPI", async () => {
     const doc = (await request(t.url, "GET", "/api/openapi.json")).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/members", "/api/members/{email}"]));

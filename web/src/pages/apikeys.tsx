@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, type ApiKey, type Team } from "../api.js";
+import { call, enc, get, getAll, type ApiKey, type Team } from "../api.js";
 import { useSession } from "../session.js";
 import { Confirm, Dialog, DialogFooter } from "../dialogs.js";
 import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
@@ -13,7 +13,7 @@ import { OwnersOnly, SettingsNav } from "./settings.js";
 export function ApiKeysPage() {
   const { session } = useSession();
   const owner = session.scope === "organization";
-  const keys = useLoad(() => (owner ? get<ApiKey[]>("/api/api-keys") : Promise.resolve([])), [owner]);
+  const keys = useLoad(() => (owner ? getAll<ApiKey>("/api/api-keys") : Promise.resolve([])), [owner]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [adding, setAdding] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, type Member } from "../api.js";
+import { call, enc, getAll, type Member } from "../api.js";
 import { useSession } from "../session.js";
 import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
 import { OwnersOnly, SettingsNav } from "./settings.js";
@@ -7,7 +7,7 @@ import { OwnersOnly, SettingsNav } from "./settings.js";
 export function MembersPage() {
   const { session } = useSession();
   const owner = session.scope === "organization";
-  const members = useLoad(() => (owner ? get<Member[]>("/api/members") : Promise.resolve([])), [owner]);
+  const members = useLoad(() => (owner ? getAll<Member>("/api/members") : Promise.resolve([])), [owner]);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"member" | "owner">("member");
   const [error, setError] = useState<unknown>();
