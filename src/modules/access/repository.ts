@@ -1,8 +1,9 @@
-import { type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB, DialectName, Executor } from "../../platform/database/index.js";
 import type { AccessesTable } from "../../platform/database/tables.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
+import { withinByteBudget } from "../../platform/database/byte-budget.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
@@ -60,11 +61,16 @@ type Scope = ExpressionBuilder<DB & { a: AccessesTable; p: DB["resources"]; c: D
 const liveConsumerTeam = (eb: Scope) =>
   eb.case().when("a.consumer_type", "=", "team").then(eb.ref("c.id")).when("a.consumer_type", "=", "dataProduct").then(eb.ref("c.owner_team_id")).else(null).end();
 
-function select(ex: Executor) {
+/** Accesses with the catalog rows their live teams are read through. */
+function joined(ex: Executor) {
   return ex
     .selectFrom("accesses as a")
     .leftJoin("resources as p", "p.row_id", "a.provider_product_row_id")
-    .leftJoin("resources as c", "c.row_id", "a.consumer_row_id")
+    .leftJoin("resources as c", "c.row_id", "a.consumer_row_id");
+}
+
+function select(ex: Executor) {
+  return joined(ex)
     .selectAll("a")
     .select((eb) => [eb.ref("p.owner_team_id").as("live_provider_team_id"), liveConsumerTeam(eb as Scope).as("live_consumer_team_id")]);
 }
@@ -161,8 +167,14 @@ export const accessRepository = {
     await ex.deleteFrom("accesses").where("organization_id", "=", organizationId).where("id", "=", id).execute();
   },
 
-  async list(ex: Executor, organizationId: string, f: AccessListFilter): Promise<AccessRecord[]> {
-    const rows = await select(ex)
+  /**
+   * One page of accesses in creation order: at most `f.limit`, and no more than `maxBytes` of
+   * documents and provisioning records (but at least one). Sizes are read first, so accesses past
+   * the budget are never loaded; `cut` says the budget ended the page while more follow.
+   */
+  async list(ex: Executor, organizationId: string, f: AccessListFilter, maxBytes = Number.POSITIVE_INFINITY): Promise<{ records: AccessRecord[]; cut: boolean }> {
+    const sizes = await joined(ex)
+      .select(["a.row_id", sql<number | string>`octet_length(a.doc) + coalesce(octet_length(a.provisioning), 0)`.as("bytes")])
       .where("a.organization_id", "=", organizationId)
       .$if(f.providerDataProductId !== undefined, (qb) => qb.where("a.provider_data_product_id", "=", f.providerDataProductId!))
       .$if(f.consumerDataProductId !== undefined, (qb) => qb.where("a.consumer_data_product_id", "=", f.consumerDataProductId!))
@@ -180,7 +192,13 @@ export const accessRepository = {
       .offset(f.offset)
       .limit(f.limit)
       .execute();
-    return rows.map((r) => toRecord(r as Row));
+    const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
+    if (rowIds.length === 0) return { records: [], cut: false };
+    // Row ids name rows for good, and these came from the organization's accesses just above.
+    const rows = await select(ex).where("a.row_id", "in", rowIds).execute();
+    const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
+    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+    return { records: rows.map((r) => toRecord(r as Row)), cut };
   },
 
   /** The `resources.row_id` of a catalog document: which incarnation of that id an access refers to. */

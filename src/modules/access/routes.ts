@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
-import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
+import { pageWindow, sendLimitedPage, sendPage } from "../../platform/http/paging.js";
+import { errors, FromQuery, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { badRequest } from "../../platform/errors.js";
 import { idSegment, pagePath } from "../../webapp/page-paths.js";
@@ -41,6 +41,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
         description: "In creation order. Teams are matched as the catalog stands now: the provider product's owner, the consuming team or consumer product's owner.",
         querystring: Type.Object({
           ...PageQuery,
+          ...FromQuery,
           providerDataProductId: Type.Optional(Type.String({ description: "Only accesses to this data product." })),
           consumerDataProductId: Type.Optional(Type.String({ description: "Only accesses this data product consumes." })),
           dataProductId: Type.Optional(Type.String({ description: "Only accesses with this data product on either side." })),
@@ -54,16 +55,16 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
       },
     },
     async (request, reply) => {
-      const { p, pageSize, consumerType, active, ...filter } = request.query;
-      const { page, size, offset } = pageWindow({ p, pageSize });
-      const rows = await access.list(principalOf(request), {
+      const { p, pageSize, from, consumerType, active, ...filter } = request.query;
+      const window = pageWindow({ p, pageSize, from });
+      const { accesses, cut } = await access.list(principalOf(request), {
         ...filter,
         consumerType: consumerType === undefined ? undefined : consumerTypeFilter(consumerType),
         active: active === undefined ? undefined : active === "true",
-        offset,
-        limit: size + 1,
+        offset: window.offset,
+        limit: window.size + 1,
       });
-      return sendPage(request, reply, rows, size, page);
+      return sendLimitedPage(request, reply, accesses, window, cut);
     },
   );
 
@@ -221,7 +222,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
           description: `For connectors: records how granting or revoking went, setting provisioning.status to '${status}'. Accepted from any state (the latest report wins); fields left out keep their value.`,
           params: IdParams,
           body: Type.Union([ProvisioningReportSchema, Type.Null()]),
-          response: { 200: ProvisioningSchema, ...errors(403, 404, 422) },
+          response: { 200: ProvisioningSchema, ...errors(403, 404, 413, 422) },
         },
       },
       async (request: WithId) => access.report(principalOf(request), request.params.id, transition, (request.body ?? {}) as ProvisioningReport),
@@ -243,7 +244,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
         description: "Emits the event of the new status only when the status changed.",
         params: IdParams,
         body: ProvisioningSchema,
-        response: { 200: ProvisioningSchema, ...errors(403, 404, 422) },
+        response: { 200: ProvisioningSchema, ...errors(403, 404, 413, 422) },
       },
     },
     async (request: WithId) => access.putProvisioning(principalOf(request), request.params.id, request.body as Provisioning),

@@ -7,6 +7,7 @@ import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
+import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
 import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
@@ -34,6 +35,8 @@ export class AccessService {
     if (id === undefined && body.id !== undefined) {
       throw invalid("POST creates an access with a new id; use PUT /api/access/{id} to choose one.", [{ field: "id", message: "must be absent" }]);
     }
+    // Size first: a body over the limit is not copied or checked at all.
+    checkDocumentSize("Access", JSON.stringify(body));
     const accessId = id ?? uuidv7();
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
@@ -75,8 +78,10 @@ export class AccessService {
         for (const kind of ACTION_EVENTS.approve) emit(kind, accessId);
       }
       syncActive(record, emit, now);
+      const access = present(record);
+      checkStoredSize("Access", access);
       await accessRepository.insert(trx, record);
-      return { access: present(record), created: true };
+      return { access, created: true };
     });
   }
 
@@ -84,9 +89,10 @@ export class AccessService {
     return present(await this.find(p.organizationId, id));
   }
 
-  async list(p: Principal, filter: AccessListFilter): Promise<Access[]> {
-    const records = await accessRepository.list(this.database.db, p.organizationId, filter);
-    return records.map(present);
+  /** One page; `cut` says it ended at PAGE_LIMIT_BYTES with more to follow. */
+  async list(p: Principal, filter: AccessListFilter): Promise<{ accesses: Access[]; cut: boolean }> {
+    const { records, cut } = await accessRepository.list(this.database.db, p.organizationId, filter, documentLimits().pageBytes);
+    return { accesses: records.map(present), cut };
   }
 
   /** The access's events since it was (last) created, oldest first, with who caused each by name. */
@@ -157,10 +163,12 @@ export class AccessService {
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
     if (!transition) throw new Problem(400, `Unknown provisioning transition '${transitionName}'.`);
+    checkDocumentSize("Provisioning report", JSON.stringify(report));
     let result: Provisioning | null = null;
     await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const given = Object.fromEntries(Object.entries(report).filter(([, v]) => v !== undefined));
       result = record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
+      checkStoredSize(WITH_PROVISIONING, present(record));
       emit(transition.event, id, provisioningExtras(result));
     });
     return result!;
@@ -173,10 +181,12 @@ export class AccessService {
   }
 
   async putProvisioning(p: Principal, id: string, provisioning: Provisioning): Promise<Provisioning> {
+    checkDocumentSize("Provisioning record", JSON.stringify(provisioning));
     let result: Provisioning | null = null;
     await this.change(p, id, "report-provisioning", (record, emit, now) => {
       const previous = record.provisioning?.status;
       result = record.provisioning = { ...provisioning, updatedAt: now };
+      checkStoredSize(WITH_PROVISIONING, present(record));
       if (previous !== provisioning.status) emit(provisioningTransitionFor(provisioning.status).event, id, provisioningExtras(result));
     });
     return result!;
@@ -226,6 +236,7 @@ export class AccessService {
     if (violations.length > 0) throw invalid("The access is not valid.", violations);
 
     const record: AccessRecord = { ...existing, doc, ...dates, updatedAt: now };
+    checkStoredSize("Access", present(record));
     emit("AccessUpdatedEvent", record.id);
     syncActive(record, emit, now);
     await accessRepository.update(trx, record);
@@ -252,6 +263,17 @@ export class AccessService {
       return present(record);
     });
   }
+}
+
+const WITH_PROVISIONING = "Access with this provisioning record";
+
+/**
+ * An access is one stored document with its provisioning record: a GET answers both, so together
+ * they stay within DOCUMENT_LIMIT_BYTES. Checked where a request makes the access bigger (its
+ * terms, a provisioning report); the lifecycle's own changes of state never refuse an access.
+ */
+function checkStoredSize(label: string, access: Access): void {
+  checkDocumentSize(label, accessJson(access));
 }
 
 /** A provisioning event's payload beyond id and timestamp: the new status, and the platform once one was reported. */

@@ -5,6 +5,7 @@ import { containsText } from "../../platform/database/like.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
+import { withinByteBudget } from "../../platform/database/byte-budget.js";
 import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
 
@@ -183,13 +184,7 @@ export const resourceRepository = {
       .offset(filter.offset)
       .limit(filter.limit)
       .execute();
-    const wanted: number[] = [];
-    let total = 0;
-    for (const { row_id, bytes } of sizes) {
-      if (wanted.length > 0 && total + Number(bytes) > maxBytes) break;
-      wanted.push(Number(row_id));
-      total += Number(bytes);
-    }
+    const { rowIds: wanted, cut } = withinByteBudget(sizes, maxBytes);
     if (wanted.length === 0) return { rows: [], cut: false };
     // By row id alone: a row id names one row for good (never reused), and these came from the
     // organization's documents of this kind just above. With the organization and kind stated too,
@@ -198,7 +193,7 @@ export const resourceRepository = {
     const rows = await ex.selectFrom("resources").select(COLUMNS).where("row_id", "in", wanted).execute();
     const position = new Map(wanted.map((rowId, i) => [rowId, i]));
     rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
-    return { rows: rows.map((r) => new StoredDocument<D>(r)), cut: wanted.length < sizes.length };
+    return { rows: rows.map((r) => new StoredDocument<D>(r)), cut };
   },
 
   async insert(ex: Executor, organizationId: string, kind: ResourceKind, id: string, columns: ResourceColumns, at: string): Promise<void> {

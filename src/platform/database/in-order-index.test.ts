@@ -80,11 +80,11 @@ describe.each(DATABASES)("lists read in order from their own index (%s)", (kind)
       const chosen = await orderedPlan(query);
       expect(chosen, `offset ${offset}`).toMatch(/accesses_in_order/);
       expect(chosen, `offset ${offset}`).not.toMatch(sorts);
-      expect((await page(database.db)).map((a) => a.id)).toEqual(Array.from({ length: 101 }, (_, i) => `access-${offset + i}`));
+      expect((await page(database.db)).records.map((a) => a.id)).toEqual(Array.from({ length: 101 }, (_, i) => `access-${offset + i}`));
     }
     // A data product's accesses, and the other filters, still list exactly theirs.
-    expect((await accessRepository.list(database.db, "org", { providerDataProductId: "product-3", offset: 0, limit: 3 })).map((a) => a.id)).toEqual(["access-3", "access-10", "access-17"]);
-    expect(await accessRepository.list(database.db, "org", { status: "approved", offset: 0, limit: 3 })).toEqual([]);
+    expect((await accessRepository.list(database.db, "org", { providerDataProductId: "product-3", offset: 0, limit: 3 })).records.map((a) => a.id)).toEqual(["access-3", "access-10", "access-17"]);
+    expect((await accessRepository.list(database.db, "org", { status: "approved", offset: 0, limit: 3 })).records).toEqual([]);
   });
 
   it("pages through an organization's test results newest first, without sorting them all; one contract's from that contract's index", async () => {

@@ -1,0 +1,16 @@
+/**
+ * A list page within a byte limit (PAGE_LIMIT_BYTES, PRODUCT.md §1/§3): of the page's rows, given
+ * with the size of what each would send, those that fit the budget, at least one. Repositories
+ * read the sizes first and load only these rows, so rows past the budget are never read.
+ */
+export function withinByteBudget(sizes: ReadonlyArray<{ row_id: number | string; bytes: number | string | null }>, maxBytes: number): { rowIds: number[]; cut: boolean } {
+  const rowIds: number[] = [];
+  let total = 0;
+  for (const { row_id, bytes } of sizes) {
+    const size = Number(bytes ?? 0);
+    if (rowIds.length > 0 && total + size > maxBytes) break;
+    rowIds.push(Number(row_id));
+    total += size;
+  }
+  return { rowIds, cut: rowIds.length < sizes.length };
+}
