@@ -1,7 +1,7 @@
 /**
  * DOCUMENT_LIMIT_BYTES and PAGE_LIMIT_BYTES (PRODUCT.md §1, §3) hold for the documents kept
- * outside the catalog's own table too: access requests with their provisioning records. Past a
- * limit: a problem naming it, nothing changed.
+ * outside the catalog's own table too: access requests with their provisioning records, and published
+ * test runs. Past a limit: a problem naming it, nothing changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "./helpers/databases.js";
@@ -77,5 +77,24 @@ describe.each(DATABASES)("stored-document and page byte limits (%s)", (kind) => 
     const { items, pages } = await readAll(t, "/api/access?consumerTeamId=buyers");
     expect(pages).toBeGreaterThan(2);
     expect(items.map((a) => a.id)).toEqual(["grows", "provisioned", ...Array.from({ length: 6 }, (_, i) => `paged-${i}`)]);
+  });
+
+  const run = (id: string, log: string) => ({ id, dataContractId: "orders", result: "passed", checks: [{ type: "schema", result: "passed" }], logs: [{ message: log }] });
+
+  it("413 for a test run over DOCUMENT_LIMIT_BYTES; nothing stored", async () => {
+    expectProblem(await t.api("POST", "/api/test-results", run("huge", "l".repeat(DOCUMENT_BYTES))), 413, "DOCUMENT_LIMIT_BYTES");
+    expect((await t.api("GET", "/api/test-results/huge")).status).toBe(404);
+    // Members sent as null are not stored, so they do not count.
+    const nulls = { ...run("with-nulls", "ok"), checks: Array.from({ length: 400 }, () => ({ type: "schema", result: "passed", name: null, model: null, field: null, reason: null })) };
+    expect(JSON.stringify(nulls).length).toBeGreaterThan(DOCUMENT_BYTES);
+    expect((await t.api("POST", "/api/test-results", nulls)).status).toBe(200);
+  });
+
+  it("keeps pages of test runs within PAGE_LIMIT_BYTES and links to the rest", async () => {
+    // Lists leave out checks and logs, so only what else a run holds counts for the page.
+    for (let i = 0; i < 6; i++) expect((await t.api("POST", "/api/test-results", { ...run(`paged-${i}`, "ok"), note: "n".repeat(3000) })).status).toBe(200);
+    const { items, pages } = await readAll(t, "/api/test-results");
+    expect(pages).toBeGreaterThan(2);
+    expect(items.map((r) => r.id)).toEqual([...Array.from({ length: 6 }, (_, i) => `paged-${5 - i}`), "with-nulls"]);
   });
 });

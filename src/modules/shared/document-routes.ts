@@ -39,7 +39,7 @@ type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
  * its members in the order they were sent, and a big one is not parsed and rendered again to be
  * read (PRODUCT.md §4, documents are returned as sent).
  */
-function sendStored(reply: FastifyReply, json: string): FastifyReply {
+export function sendStored(reply: FastifyReply, json: string): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(json);
 }
 

@@ -1,7 +1,8 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
+import { withinByteBudget } from "../../platform/database/byte-budget.js";
 import type { TestResultsTable } from "../../platform/database/tables.js";
 
 export type TestResultRow = Omit<Selectable<TestResultsTable>, "row_id">;
@@ -28,11 +29,15 @@ export const testResultRepository = {
       .executeTakeFirst();
   },
 
-  /** Summaries (runs without checks and logs), newest first. */
-  async list(ex: Executor, organizationId: string, filter: TestResultFilter): Promise<string[]> {
-    const rows = await ex
+  /**
+   * Summaries (runs without checks and logs) as stored JSON text, newest first: at most
+   * `filter.limit`, and no more than `maxBytes` of them (but at least one). Sizes are read first,
+   * so summaries past the budget are never loaded; `cut` says the budget ended the page early.
+   */
+  async list(ex: Executor, organizationId: string, filter: TestResultFilter, maxBytes = Number.POSITIVE_INFINITY): Promise<{ summaries: string[]; cut: boolean }> {
+    const sizes = await ex
       .selectFrom("test_results")
-      .select("summary")
+      .select(["row_id", sql<number | string>`octet_length(summary)`.as("bytes")])
       .where("organization_id", "=", organizationId)
       .$if(filter.dataContractId !== undefined, (qb) => qb.where("data_contract_id", "=", filter.dataContractId!))
       .$if(filter.server !== undefined, (qb) => qb.where("server", "=", filter.server!))
@@ -42,7 +47,13 @@ export const testResultRepository = {
       .offset(filter.offset)
       .limit(filter.limit)
       .execute();
-    return rows.map((r) => r.summary);
+    const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
+    if (rowIds.length === 0) return { summaries: [], cut: false };
+    // Row ids name rows for good and came from this organization's runs just above.
+    const rows = await ex.selectFrom("test_results").select(["row_id", "summary"]).where("row_id", "in", rowIds).execute();
+    const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
+    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+    return { summaries: rows.map((r) => r.summary), cut };
   },
 
   /** The newest runs of one contract, newest first, without their documents. */

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
-import { pageWindow, sendPage } from "../../platform/http/paging.js";
-import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
+import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
+import { errors, FromQuery, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
+import { sendStored } from "../shared/document-routes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { TestResultService } from "./service.js";
 import { LatestTestResultsSchema, TestResultsSchema } from "./shapes.js";
@@ -17,15 +18,16 @@ export function testResultRoutes(app: App, results: TestResultService, config: C
         tags,
         summary: "Publish a test run of a data contract",
         description:
-          "Takes the run `datacontract test --publish` sends. Answers 200 (as data contract tools expect) with the run and a `location-html` header.",
+          "Takes the run `datacontract test --publish` sends, as JSON or YAML (application/yaml). Answers 200 (as data contract tools expect) with the run and a `location-html` header.",
         body: TestResultsSchema,
         response: { 200: TestResultsSchema, ...errors(403, 409, 413, 415, 422) },
       },
+      config: { yamlBody: true },
     },
     async (request, reply) => {
-      const run = await results.publish(principalOf(request), request.body as Record<string, unknown>);
+      const { run, json } = await results.publish(principalOf(request), request.body as Record<string, unknown>);
       reply.header("location-html", config.appUrl + pagePath("test-results", run.id));
-      return run;
+      return sendStored(reply, json);
     },
   );
 
@@ -38,6 +40,7 @@ export function testResultRoutes(app: App, results: TestResultService, config: C
         description: "Runs are listed without their checks and logs; read one run for those.",
         querystring: Type.Object({
           ...PageQuery,
+          ...FromQuery,
           dataContractId: Type.Optional(Type.String({ description: "Only runs of this data contract." })),
           server: Type.Optional(Type.String({ description: "Only runs against this server." })),
         }),
@@ -45,17 +48,17 @@ export function testResultRoutes(app: App, results: TestResultService, config: C
       },
     },
     async (request, reply) => {
-      const { page, size, offset } = pageWindow(request.query);
+      const window = pageWindow(request.query);
       const { dataContractId, server } = request.query;
-      const rows = await results.list(principalOf(request), { dataContractId, server, offset, limit: size + 1 });
-      return sendPage(request, reply, rows, size, page);
+      const { summaries, cut } = await results.list(principalOf(request), { dataContractId, server, offset: window.offset, limit: window.size + 1 });
+      return sendStored(reply, `[${sendLimitedPage(request, reply, summaries, window, cut).join(",")}]`);
     },
   );
 
   app.get(
     "/api/test-results/:id",
     { schema: { tags, summary: "Read a published test run with its checks and logs", params: IdParams, response: { 200: TestResultsSchema, ...errors(404) } } },
-    async (request) => results.get(principalOf(request), request.params.id),
+    async (request, reply) => sendStored(reply, await results.getJson(principalOf(request), request.params.id)),
   );
 
   app.delete(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify as toYaml } from "yaml";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { referenceViolations } from "../../../test/helpers/reference.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
@@ -66,6 +67,19 @@ describe.each(DATABASES)("test results (%s)", (kind) => {
     expect((await t.api("POST", "/api/test-results", cliRun("orders", runId(1), "passed"))).status).toBe(200);
     expect((await t.api("POST", "/api/test-results", cliRun("orders", runId(1), "failed"))).status).toBe(409);
     expect((await t.api("GET", "/api/test-results")).body).toHaveLength(1);
+  });
+
+  it("takes a run as YAML too, and answers it as JSON with its members in the order sent", async () => {
+    const run = { ...cliRun("orders", runId(5), "passed"), zeta: 1, alpha: { b: 2, a: 1 } };
+    const res = await t.api("POST", "/api/test-results", undefined, { contentType: "application/yaml", raw: toYaml(run) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const read = await t.api("GET", `/api/test-results/${runId(5)}`);
+    expect(read.text).toBe(res.text);
+    expect(Object.keys(read.body)).toEqual(Object.keys(withoutNulls(run)).concat("id"));
+    expect(Object.keys(read.body.alpha)).toEqual(["b", "a"]);
+    expect((await t.api("POST", "/api/test-results", undefined, { contentType: "application/yaml", raw: "result: [" })).status).toBe(400);
+    expect((await t.api("DELETE", `/api/test-results/${runId(5)}`)).status).toBe(204);
   });
 
   it("refuses runs of unknown contracts, invalid runs, and runs of another team's contract", async () => {

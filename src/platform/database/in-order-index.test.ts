@@ -94,12 +94,12 @@ describe.each(DATABASES)("lists read in order from their own index (%s)", (kind)
       const chosen = await orderedPlan(query);
       expect(chosen, `offset ${offset}`).toMatch(/test_results_in_order/);
       expect(chosen, `offset ${offset}`).not.toMatch(sorts);
-      const ids = (await page(database.db)).map((summary) => JSON.parse(summary).id);
+      const ids = (await page(database.db)).summaries.map((summary) => JSON.parse(summary).id);
       expect(ids).toEqual(Array.from({ length: 101 }, (_, i) => `run-${ROWS - 1 - offset - i}`));
     }
     const [byContract] = await sent((ex) => testResultRepository.list(ex, "org", { dataContractId: "contract-2", offset: 0, limit: 3 }));
     expect(await plan(byContract)).toMatch(/test_results_by_contract/);
     const newest = await testResultRepository.list(database.db, "org", { dataContractId: "contract-2", offset: 0, limit: 2 });
-    expect(newest.map((summary) => JSON.parse(summary).id)).toEqual(["run-996", "run-989"]);
+    expect(newest.summaries.map((summary) => JSON.parse(summary).id)).toEqual(["run-996", "run-989"]);
   });
 });
