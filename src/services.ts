@@ -110,7 +110,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
       clock,
     ),
     access: new AccessService(database, events, clock),
-    assets: new AssetService(database, events, clock),
+    assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),

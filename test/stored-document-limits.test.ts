@@ -1,7 +1,7 @@
 /**
  * DOCUMENT_LIMIT_BYTES and PAGE_LIMIT_BYTES (PRODUCT.md §1, §3) hold for the documents kept
- * outside the catalog's own table too: access requests with their provisioning records, and published
- * test runs. Past a limit: a problem naming it, nothing changed.
+ * outside the catalog's own table too: access requests with their provisioning records, published
+ * test runs, and the tags assigned to an asset. Past a limit: a problem naming it, nothing changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "./helpers/databases.js";
@@ -36,7 +36,7 @@ async function readAll(t: TestServer, first: string): Promise<{ items: any[]; pa
 describe.each(DATABASES)("stored-document and page byte limits (%s)", (kind) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer(kind, { limits: { documentBytes: DOCUMENT_BYTES, pageBytes: PAGE_BYTES } });
+    t = await startTestServer(kind, { maxAssignedTags: 3, limits: { documentBytes: DOCUMENT_BYTES, pageBytes: PAGE_BYTES } });
     await t.api("PUT", "/api/teams/sales", { name: "Sales" });
     await t.api("PUT", "/api/teams/buyers", { name: "Buyers" });
     await t.api("PUT", "/api/datacontracts/orders", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
@@ -96,5 +96,21 @@ describe.each(DATABASES)("stored-document and page byte limits (%s)", (kind) => 
     const { items, pages } = await readAll(t, "/api/test-results");
     expect(pages).toBeGreaterThan(2);
     expect(items.map((r) => r.id)).toEqual([...Array.from({ length: 6 }, (_, i) => `paged-${5 - i}`), "with-nulls"]);
+  });
+
+  it("keeps an asset with its assigned tags within DOCUMENT_LIMIT_BYTES, and within MAX_ASSIGNED_TAGS tags", async () => {
+    expect((await t.api("PUT", "/api/assets/near", { info: { name: "near", description: "d".repeat(DOCUMENT_BYTES - 400) } })).status).toBe(200);
+    const tag = "t".repeat(250);
+    expect((await t.api("PUT", `/api/assets/near/assigned-tags/${tag}`)).status).toBe(200);
+    expectProblem(await t.api("PUT", `/api/assets/near/assigned-tags/${tag}2`), 413, "DOCUMENT_LIMIT_BYTES");
+    expect((await t.api("GET", "/api/assets/near/assigned-tags")).body).toEqual([tag]);
+
+    expect((await t.api("PUT", "/api/assets/many", { info: { name: "many" } })).status).toBe(200);
+    for (const name of ["a", "b", "c"]) expect((await t.api("PUT", `/api/assets/many/assigned-tags/${name}`)).status).toBe(200);
+    expectProblem(await t.api("PUT", "/api/assets/many/assigned-tags/d"), 422, "MAX_ASSIGNED_TAGS");
+    // Assigning one it has, and removing one, still work at the limit.
+    expect((await t.api("PUT", "/api/assets/many/assigned-tags/a")).body).toEqual(["a", "b", "c"]);
+    expect((await t.api("DELETE", "/api/assets/many/assigned-tags/a")).body).toEqual(["b", "c"]);
+    expect((await t.api("PUT", "/api/assets/many/assigned-tags/d")).body).toEqual(["b", "c", "d"]);
   });
 });

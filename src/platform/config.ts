@@ -19,6 +19,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Output ports one data product may have (MAX_OUTPUT_PORTS). */
   maxOutputPorts: number;
+  /** Tags assigned to one asset through /assigned-tags (MAX_ASSIGNED_TAGS). */
+  maxAssignedTags: number;
   /** Resource limits (PRODUCT.md §1): past one, a 408, 413, 422 or 429 problem naming it. */
   limits: Limits;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes,
     limits,
     maxOutputPorts: overrides.maxOutputPorts ?? integer(env, "MAX_OUTPUT_PORTS", 1000, 1, 1_000_000),
+    maxAssignedTags: overrides.maxAssignedTags ?? integer(env, "MAX_ASSIGNED_TAGS", 1000, 1, 1_000_000),
     schedulerIntervalMs: overrides.schedulerIntervalMs ?? integer(env, "SCHEDULER_INTERVAL_MS", 1000, 10, 3_600_000),
     passwordLog2Cost: overrides.passwordLog2Cost ?? 17,
     // src/platform/config.ts and dist/platform/config.js both sit two levels below the package root.

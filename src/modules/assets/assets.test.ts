@@ -64,6 +64,39 @@ describe.each(DATABASES)("assets (%s)", (kind) => {
     expect((await t.api("GET", "/api/assets/nope/assigned-tags")).status).toBe(404);
   });
 
+  it("changes assigned tags only of the version If-Match names; 412 and nothing changed otherwise", async () => {
+    const etag = (await t.api("GET", "/api/assets/orders")).headers.get("etag")!;
+    const before = (await events()).length;
+    for (const method of ["PUT", "DELETE"]) {
+      const res = await t.api(method, "/api/assets/orders/assigned-tags/pii", undefined, { headers: { "if-match": '"stale"' } });
+      expect(res.status, res.text).toBe(412);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+    expect((await t.api("PUT", "/api/assets/orders/assigned-tags/stale", undefined, { headers: { "if-match": '"stale"' } })).status).toBe(412);
+    expect((await t.api("GET", "/api/assets/orders")).headers.get("etag")).toBe(etag);
+    expect((await events()).length).toBe(before);
+    expect((await t.api("PUT", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": etag } })).body).toEqual(["pii", "fresh"]);
+    const changed = (await t.api("GET", "/api/assets/orders")).headers.get("etag")!;
+    expect(changed).not.toBe(etag);
+    expect((await t.api("DELETE", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": etag } })).status).toBe(412);
+    expect((await t.api("DELETE", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": changed } })).body).toEqual(["pii"]);
+  });
+
+  it("answers 400 for an empty tag id, and changes nothing", async () => {
+    const etag = (await t.api("GET", "/api/assets/orders")).headers.get("etag");
+    for (const method of ["PUT", "DELETE"]) {
+      const res = await t.api(method, "/api/assets/orders/assigned-tags/");
+      expect(res.status, `${method}: ${res.text}`).toBe(400);
+      expect(res.body.detail).toMatch(/names an empty id/);
+      expect((await t.api(method, "/api/assets/orders/assigned-tags//")).status).toBe(400);
+    }
+    // Without the slash the path names the list, which only GET reads.
+    const list = await t.api("PUT", "/api/assets/orders/assigned-tags");
+    expect(list.status).toBe(405);
+    expect(list.headers.get("allow")).toBe("GET, HEAD");
+    expect((await t.api("GET", "/api/assets/orders")).headers.get("etag")).toBe(etag);
+  });
+
   it("validates assets and their owner, naming every problem", async () => {
     const res = await t.api("PUT", "/api/assets/bad", { info: { owner: "nobody" }, columns: [{ name: "x" }, { name: "y", type: 3 }] });
     expect(res.status).toBe(422);

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams, ResourceId } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
-import { documentRoutes } from "../shared/document-routes.js";
+import { ConditionalHeaders, documentRoutes, preconditions } from "../shared/document-routes.js";
 import { ownerFilter } from "../shared/owned-documents.js";
 import { TagId } from "../tags/shapes.js";
 import type { AssetService } from "./service.js";
@@ -28,12 +28,15 @@ export function assetRoutes(app: App, assets: AssetService, config: Config): voi
       schema: {
         tags: ["assets"],
         summary: assign ? "Assign a tag to an asset" : "Remove an assigned tag from an asset",
-        description: "Answers the asset's assigned tags afterwards. An asset that does not exist is a 422, as in the reference product.",
+        description:
+          "Answers the asset's assigned tags afterwards. An asset that does not exist is a 422, as in the reference product. " +
+          "With If-Match, only the version of the asset with that ETag is changed (412 otherwise).",
         params: TagParams,
-        response: { 200: AssignedTags, ...errors(403, 422) },
+        headers: Type.Pick(ConditionalHeaders, ["if-match"]),
+        response: { 200: AssignedTags, ...errors(403, 412, 413, 422) },
       },
       handler: async (request: FastifyRequest<{ Params: { id: string; "*": string } }>) =>
-        assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign),
+        assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign, { ifMatch: preconditions(request).ifMatch }),
     });
   }
 }

@@ -1,9 +1,10 @@
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
-import { invalid } from "../../platform/errors.js";
+import { invalid, Problem } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
-import { DocumentService, type DocumentDefinition } from "../shared/document-service.js";
+import { checkDocumentSize } from "../shared/document-limits.js";
+import { checkPreconditions, DocumentService, type DocumentDefinition, type Preconditions } from "../shared/document-service.js";
 import { teamOwned } from "../shared/owned-documents.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import type { Asset } from "./shapes.js";
@@ -32,9 +33,19 @@ export const assetDefinition: DocumentDefinition<Asset> = {
   },
 };
 
+export interface AssetLimits {
+  /** Tags one asset may have assigned (MAX_ASSIGNED_TAGS). */
+  maxAssignedTags: number;
+}
+
 /** Assets are documents, plus the tags people assign to them beside what the synchronizer sends. */
 export class AssetService extends DocumentService<Asset> {
-  constructor(database: Database, events: EventLog, clock: Clock) {
+  constructor(
+    database: Database,
+    events: EventLog,
+    clock: Clock,
+    private readonly limits: AssetLimits = { maxAssignedTags: 1000 },
+  ) {
     super(assetDefinition, database, events, clock);
   }
 
@@ -42,19 +53,29 @@ export class AssetService extends DocumentService<Asset> {
     return (await this.get(p, id)).assignedTags ?? [];
   }
 
-  /** Adds (`assign`) or removes a tag; answers the asset's assigned tags afterwards. */
-  async changeAssignedTag(p: Principal, id: string, tagId: string, assign: boolean): Promise<string[]> {
+  /**
+   * Adds (`assign`) or removes a tag; answers the asset's assigned tags afterwards. A change of the
+   * asset like any other: `If-Match` names the asset's ETag, and the asset stays within
+   * DOCUMENT_LIMIT_BYTES.
+   */
+  async changeAssignedTag(p: Principal, id: string, tagId: string, assign: boolean, conditions: Pick<Preconditions, "ifMatch"> = {}): Promise<string[]> {
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<Asset>(trx, p.organizationId, "asset", id, { lock: this.database.dialect });
       // The reference product answers 422 here: the asset named in the path must exist.
       if (!existing) throw invalid(`No asset '${id}' exists in this organization.`, [{ field: "id", message: `no asset '${id}'` }]);
+      checkPreconditions(this.definition.label, id, existing.json, conditions);
       const before = existing.doc;
       this.definition.authorize(p, id, before, before);
       const current = before.assignedTags ?? [];
       if (assign === current.includes(tagId)) return current;
+      if (assign && current.length >= this.limits.maxAssignedTags) {
+        throw new Problem(422, `Asset '${id}' has ${current.length} assigned tags, the limit of ${this.limits.maxAssignedTags} for one asset (MAX_ASSIGNED_TAGS); remove one first.`);
+      }
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = withMembers(before, { assignedTags: tags });
-      const columns = withMembers(this.definition.columns(after), { json: JSON.stringify(after) });
+      const json = JSON.stringify(after);
+      checkDocumentSize(this.definition.label, json);
+      const columns = withMembers(this.definition.columns(after), { json });
       await resourceRepository.update(trx, p.organizationId, "asset", id, columns, this.clock.now().toISOString());
       this.definition.emitChange(emit, id, before, after);
       return tags;

@@ -79,19 +79,34 @@ function describeFastifyError(error: FastifyError, app: App, request: FastifyReq
   }
 }
 
+/**
+ * A route's URL as a pattern of the paths it takes: `:param` one segment, a trailing `*` the rest
+ * of the path (`rest`: what that rest must match), a trailing slash ignored as the router ignores it.
+ */
+function routePattern(url: string, rest: string): RegExp {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_-]+/g, "[^/]+");
+  return new RegExp("^" + escaped.replace(/\\\*/g, rest) + "/?$");
+}
+
 export function registerProblemHandling(app: App): void {
   // 405 needs to know which methods a path does have; Fastify itself answers 404 for those.
   const routes: Array<{ method: string; pattern: RegExp }> = [];
+  // Routes whose id is the rest of the path (`/api/tags/*`): the router does not route a path that
+  // ends where the id would start, which names an empty id rather than another resource.
+  const emptyRests: Array<{ method: string; pattern: RegExp }> = [];
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp(
-      "^" + route.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_-]+/g, "[^/]+").replace(/\\\*/g, ".*") + "/?$",
-    );
-    for (const method of methods) routes.push({ method, pattern });
+    for (const method of methods) {
+      routes.push({ method, pattern: routePattern(route.url, ".+") });
+      if (route.url.endsWith("/*")) emptyRests.push({ method, pattern: routePattern(route.url, "") });
+    }
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
+    if (emptyRests.some((r) => r.method === request.method && r.pattern.test(path))) {
+      return writeProblem(reply, request, new Problem(400, `The path ${path} names an empty id: ${request.method} needs one after its last '/'.`));
+    }
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
       return writeProblem(reply, request, new Problem(405, `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") }));
