@@ -70,6 +70,7 @@ export function contractVersionRoutes(app: App, versions: ContractVersionService
         body: Type.Object({}, { additionalProperties: true, description: "The proposed data contract, JSON or YAML." }),
         response: { 200: ChangeReportSchema, ...errors(404, 413, 415, 422) },
       },
+      config: { yamlBody: true },
     },
     async (request: FastifyRequest<{ Params: { id: string } }>) =>
       versions.changesProposed(principalOf(request), request.params.id, request.body as ContractDocument),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify as toYaml } from "yaml";
 import { DATABASES } from "../../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../../test/helpers/server.js";
 
@@ -64,6 +65,10 @@ describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", 
     expect(proposed.status).toBe(200);
     expect(proposed.body).toMatchObject({ from: "current", to: "proposed", breaking: false, changes: [{ change: "field-added-optional", path: "orders.amount" }] });
     expect((await t.api("GET", "/api/datacontracts/history/versions")).body).toHaveLength(3);
+    // A proposal may be YAML, as the document it proposes may be when stored.
+    const yaml = await t.api("POST", "/api/datacontracts/history/changes", undefined, { contentType: "application/yaml", raw: toYaml(contract("2.1.0", ID + NOTE + AMOUNT)) });
+    expect(yaml.status, yaml.text).toBe(200);
+    expect(yaml.body).toEqual(proposed.body);
 
     const invalid = await t.api("POST", "/api/datacontracts/history/changes", { dataContractSpecification: "0.9.3", info: { title: "x" } });
     expect(invalid.status).toBe(422);
