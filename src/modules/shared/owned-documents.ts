@@ -101,10 +101,14 @@ export function teamOwned<D extends Document>(options: {
   };
 }
 
-/** The owner-team list filter of the reference product's other resources. */
+/**
+ * The owner-team list filter of the reference product's other resources. The reference product
+ * takes the team's name there (GET /api/tags: "Use the team name (not the ID)"), while documents
+ * name their owner by id: either finds the team's documents.
+ */
 export const ownerFilter: Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> = {
   filters: {
-    owner: Type.Optional(Type.String({ description: "Only those owned by this team (its id)." })),
+    owner: Type.Optional(SafeText({ maxLength: 256, description: "Only those owned by the team of this name, as the reference product takes it, or of this id." })),
   },
-  toFilter: (q) => ({ ownerTeamId: q.owner }),
+  toFilter: (q) => ({ ownerTeamNameOrId: q.owner }),
 };

@@ -42,6 +42,8 @@ export interface ListFilter {
   q?: string;
   /** Owned by this team, or by any of these. */
   ownerTeamId?: string | readonly string[];
+  /** Owned by a team of this name (exactly), or of this id. */
+  ownerTeamNameOrId?: string;
   status?: string;
   /** In any of these business domains. */
   domain?: readonly string[];
@@ -171,6 +173,16 @@ export const resourceRepository = {
       .where("organization_id", "=", organizationId)
       .where("kind", "=", kind)
       .$if(filter.ownerTeamId !== undefined, (qb) => qb.where("owner_team_id", "in", ([] as string[]).concat(filter.ownerTeamId!)))
+      .$if(filter.ownerTeamNameOrId !== undefined, (qb) =>
+        qb.where("owner_team_id", "in", (eb) =>
+          eb
+            .selectFrom("resources as team")
+            .select("team.id")
+            .where("team.organization_id", "=", organizationId)
+            .where("team.kind", "=", "team")
+            .where((t) => t.or([t("team.id", "=", filter.ownerTeamNameOrId!), t("team.title", "=", filter.ownerTeamNameOrId!)])),
+        ),
+      )
       .$if(filter.status !== undefined, (qb) => qb.where("status", "=", filter.status!))
       .$if(filter.domain !== undefined, (qb) => qb.where("domain", "in", [...filter.domain!]))
       .$if(filter.archetype !== undefined, (qb) => qb.where("archetype", "=", filter.archetype!))
@@ -179,7 +191,10 @@ export const resourceRepository = {
       .$if(filter.tag !== undefined, (qb) => qb.where(hasTag(dialect, filter.tag!)))
       .$if(filter.sort === "title", (qb) => qb.orderBy(sql`title is null`).orderBy(byTitle(dialect)))
       // A filter with an index of its own narrows the rows first; otherwise the page is read in order.
-      .$if(filter.ownerTeamId === undefined && filter.domain === undefined && filter.archetype === undefined, (qb) => qb.where(inOrderIndex("row_id")))
+      .$if(
+        filter.ownerTeamId === undefined && filter.ownerTeamNameOrId === undefined && filter.domain === undefined && filter.archetype === undefined,
+        (qb) => qb.where(inOrderIndex("row_id")),
+      )
       .orderBy("row_id")
       .offset(filter.offset)
       .limit(filter.limit)

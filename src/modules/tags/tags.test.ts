@@ -23,6 +23,9 @@ describe.each(DATABASES)("tags (%s)", (kind) => {
     expect((await t.api("PUT", "/api/tags/finance", { owner: "governance" })).status).toBe(200);
     const list = await t.api("GET", "/api/tags?owner=governance");
     expect(list.body.map((x: any) => x.id)).toEqual(["Governance/PII", "finance"]);
+    // The reference product takes the owner team's name here; its id works as well.
+    expect((await t.api("GET", "/api/tags?owner=Governance")).body).toEqual(list.body);
+    expect((await t.api("GET", "/api/tags?owner=governanc")).body).toEqual([]);
     expect(referenceViolations("GET", "/api/tags", 200, list.body)).toEqual([]);
   });
 
