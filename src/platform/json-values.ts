@@ -41,28 +41,3 @@ export function firstNonJsonMember(value: unknown): { path: Segment[]; message: 
   }
   return undefined;
 }
-
-/** An exponent of three digits or more: each match starts at an `e`, so the scan is linear. */
-const LONG_EXPONENT = /[eE]\+?0*[1-9]\d{2}/;
-
-/** A number can only pass JSON's range (about 1.8e308) with more than 308 digits before its point. */
-const MAX_FINITE_DIGITS = 308;
-
-/**
- * Whether JSON text may hold a number beyond JSON's range (`1e999`, or more than 308 digits
- * before the point), which `JSON.parse` reads as infinity. Cheap, and the rare text that matches
- * by chance (in a string) only costs the walk of `firstNonJsonMember`. Digit runs are counted in a
- * loop: a pattern such as `\d{309}` retries at every digit of a run and took seconds on a body of
- * long runs that stop just short of it.
- */
-export function mayHoldHugeNumber(text: string): boolean {
-  if (LONG_EXPONENT.test(text)) return true;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
-      if (++run > MAX_FINITE_DIGITS) return true;
-    } else run = 0;
-  }
-  return false;
-}

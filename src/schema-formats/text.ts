@@ -18,8 +18,8 @@ export type Path = readonly Segment[];
 
 import { joinPath, renderPath } from "../platform/paths.js";
 import { MAX_VIOLATIONS } from "../platform/errors.js";
-import { nestsDeeperThan, valueNestsDeeperThan } from "../platform/json-depth.js";
-import { firstNonJsonMember, mayHoldHugeNumber } from "../platform/json-values.js";
+import { scanJsonText, valueNestsDeeperThan } from "../platform/json-depth.js";
+import { firstNonJsonMember } from "../platform/json-values.js";
 import { parseBoundedDocument } from "../platform/yaml-depth.js";
 
 export { joinPath, renderPath };
@@ -175,7 +175,8 @@ export function loadJson(specification: unknown): LoadResult {
   const t = textOf(specification);
   if ("error" in t) return { ok: false, violation: { message: t.error } };
   // Before parsing: a few kilobytes of brackets would otherwise reach every recursive step after.
-  if (nestsDeeperThan(t.text, MAX_DEPTH)) return { ok: false, violation: tooDeep("invalid JSON") };
+  const scan = scanJsonText(t.text, MAX_DEPTH);
+  if (scan.tooDeep) return { ok: false, violation: tooDeep("invalid JSON") };
   let value: unknown;
   try {
     value = JSON.parse(t.text);
@@ -185,8 +186,8 @@ export function loadJson(specification: unknown): LoadResult {
     return { ok: false, violation: { message: `invalid JSON: ${message}`, line, column } };
   }
   const source = new SpecSource(value, t.text);
-  // Only text can hold a number out of range, and only text with a long exponent or digit run.
-  return mayHoldHugeNumber(t.text) ? loaded(source, "invalid JSON") : { ok: true, source };
+  // Only text can hold a number out of range, and only text with a number of a long exponent or digit run.
+  return scan.mayHoldHugeNumber ? loaded(source, "invalid JSON") : { ok: true, source };
 }
 
 function loaded(source: SpecSource, what: string): LoadResult {

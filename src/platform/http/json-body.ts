@@ -8,8 +8,8 @@
 import { isUtf8 } from "node:buffer";
 import type { FastifyRequest } from "fastify";
 import { Problem } from "../errors.js";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.js";
-import { firstNonJsonMember, mayHoldHugeNumber } from "../json-values.js";
+import { MAX_JSON_DEPTH, scanJsonText } from "../json-depth.js";
+import { firstNonJsonMember } from "../json-values.js";
 import { renderPath } from "../paths.js";
 import type { App } from "./types.js";
 
@@ -58,11 +58,12 @@ export function registerJsonBodies(app: App): void {
         return done(error as Error, undefined);
       }
       if (text === null) return done(null, null);
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      const scan = scanJsonText(text, MAX_JSON_DEPTH);
+      if (scan.tooDeep) {
         return done(new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       }
-      // Only text with a long exponent or digit run can hold a number out of range: others skip the walk.
-      if (!mayHoldHugeNumber(text)) return json(request, text, done);
+      // Only text with a number of a long exponent or digit run can hold one out of range: others skip the walk.
+      if (!scan.mayHoldHugeNumber) return json(request, text, done);
       json(request, text, (error, value) => {
         if (error) return done(error, undefined);
         try {
