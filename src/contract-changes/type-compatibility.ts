@@ -40,9 +40,16 @@ interface Physical {
   args: number[];
 }
 
-const SIMPLE = /^\s*([A-Za-z][A-Za-z0-9_ ]*?)\s*(?:\(\s*([0-9]+(?:\s*,\s*[0-9]+)*)\s*\))?\s*$/;
+/**
+ * Patterns over text whose white space is already collapsed to single spaces and trimmed, so that
+ * no two parts can match the same characters: on request text, overlapping parts (`[a-z ]*?\s*`)
+ * backtracked for seconds on a type name padded with spaces.
+ */
+const SIMPLE = /^([A-Za-z][A-Za-z0-9_]*(?: [A-Za-z0-9_]+)*) ?(?:\( ?([0-9]+(?: ?, ?[0-9]+)*) ?\))?$/;
 /** Avro's rendering of a logical type with arguments on its underlying type: `bytes(decimal(10,2))`, `Money(decimal(18,4))`. */
-const WRAPPED = /^\s*[A-Za-z_][A-Za-z0-9_.]*\s*\(\s*([A-Za-z][A-Za-z0-9_ ]*?\s*\(\s*[0-9]+(?:\s*,\s*[0-9]+)*\s*\))\s*\)\s*$/;
+const WRAPPED = /^[A-Za-z_][A-Za-z0-9_.]* ?\( ?([A-Za-z][A-Za-z0-9_]*(?: [A-Za-z0-9_]+)* ?\( ?[0-9]+(?: ?, ?[0-9]+)* ?\)) ?\)$/;
+/** Longer text is no type name with arguments: it is compared as it is. */
+const MAX_TYPE_TEXT = 200;
 
 /**
  * `VARCHAR(50)` → {base: "varchar", args: [50]}; `NUMERIC(10, 2)` → {base: "numeric", args: [10, 2]};
@@ -50,10 +57,13 @@ const WRAPPED = /^\s*[A-Za-z_][A-Za-z0-9_.]*\s*\(\s*([A-Za-z][A-Za-z0-9_ ]*?\s*\
  * the bytes (or fixed) that carry it.
  */
 export function parsePhysical(text: string): Physical {
-  const wrapped = WRAPPED.exec(text);
-  const match = SIMPLE.exec(wrapped ? wrapped[1] : text);
-  if (!match) return { base: text.trim().toLowerCase(), args: [] };
-  return { base: match[1].toLowerCase().replace(/\s+/g, " "), args: match[2] ? match[2].split(",").map((n) => Number(n.trim())) : [] };
+  const plain = text.trim().toLowerCase();
+  if (plain.length > MAX_TYPE_TEXT) return { base: plain, args: [] };
+  const collapsed = plain.replace(/\s+/g, " ");
+  const wrapped = WRAPPED.exec(collapsed);
+  const match = SIMPLE.exec(wrapped ? wrapped[1] : collapsed);
+  if (!match) return { base: plain, args: [] };
+  return { base: match[1], args: match[2] ? match[2].split(",").map((n) => Number(n.trim())) : [] };
 }
 
 /** Upper bound on length a string or binary type allows; Infinity when unbounded. */
