@@ -10,12 +10,19 @@ describe("scanJsonText", () => {
     expect(huge('{"a": 2E+308}')).toBe(true);
     expect(huge('[1.5e00400]')).toBe(true);
     expect(huge(`{"a": ${"9".repeat(309)}}`)).toBe(true);
+    // Digits and exponent together: neither alone passes 308.
+    expect(huge(`{"a": 1${"0".repeat(250)}e99}`)).toBe(true);
+    expect(huge(`[${"9".repeat(308)}e1]`)).toBe(true);
+    expect(huge(`[${"9".repeat(300)}.5e9]`)).toBe(true);
   });
 
   it("passes numbers within range, negative exponents, long fractions, and digits inside strings", () => {
-    expect(huge(`{"a": ${"9".repeat(308)}.5, "b": 1e99, "c": 1e-999, "d": 0.${"1".repeat(400)}}`)).toBe(false);
+    expect(huge(`{"a": ${"9".repeat(308)}.5, "b": 1e99, "c": 1e-999, "d": 0.${"1".repeat(400)}, "e": 1${"0".repeat(200)}e-300}`)).toBe(false);
+    expect(huge(`[1${"0".repeat(200)}e99, 1.5e300, 12e200]`)).toBe(false);
     expect(huge(`{"a": "1e999 ${"9".repeat(400)}", "b": true, "e": false, "f": [1, 2.5e-3, 7E+02]}`)).toBe(false);
     expect(huge('{"a\\"1e999": "\\\\", "b": 1e0009}')).toBe(false);
+    // Whatever the scan says, the walk decides: every number it flags is judged after parsing.
+    for (const n of [`1${"0".repeat(250)}e99`, `${"9".repeat(308)}e1`, "1e309"]) expect(Number.isFinite(JSON.parse(n))).toBe(false);
   });
 
   it("measures nesting outside strings only", () => {

@@ -1,10 +1,11 @@
 /** Deepest nesting of arrays and objects a request body may have. */
 export const MAX_JSON_DEPTH = 200;
 
-/** A number can only pass JSON's range (about 1.8e308) with more than 308 digits before its point… */
-const MAX_FINITE_DIGITS = 308;
-/** …or an exponent of three digits or more. */
-const MAX_SAFE_EXPONENT_DIGITS = 2;
+/**
+ * A number lies beyond JSON's range (about 1.8e308) only when its integer digits and its exponent
+ * together pass 308: `1e309`, 309 digits, or 250 digits and `e99`.
+ */
+const MAX_MAGNITUDE = 308;
 
 export interface JsonTextScan {
   /** Arrays and objects nest deeper than the limit. */
@@ -25,11 +26,37 @@ export interface JsonTextScan {
  */
 export function scanJsonText(text: string, limit: number): JsonTextScan {
   let depth = 0;
-  let digits = 0;
-  let exponentDigits = -1; // counting the significant digits of an exponent, or -1 outside one
+  // Of the number being read: its integer digits, and its exponent (NaN outside one, -1 when negative).
+  let integerDigits = 0;
+  let fraction = false;
+  let exponent = Number.NaN;
   let mayHoldHugeNumber = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (exponent >= 0) exponent = Math.min(exponent * 10 + (c - 0x30), 1e6);
+      else if (Number.isNaN(exponent) && !fraction) integerDigits++;
+      if (exponent >= 0 ? integerDigits + exponent > MAX_MAGNITUDE : integerDigits > MAX_MAGNITUDE) mayHoldHugeNumber = true;
+      continue;
+    }
+    if (c === 0x65 || c === 0x45) {
+      // e or E: the exponent's digits follow, after an optional sign.
+      exponent = 0;
+      continue;
+    }
+    if ((c === 0x2b || c === 0x2d) && exponent === 0) {
+      // A negative exponent makes a small number, never an infinite one.
+      if (c === 0x2d) exponent = -1;
+      continue;
+    }
+    if (c === 0x2e) {
+      fraction = true;
+      continue;
+    }
+    // Anything else ends the number.
+    integerDigits = 0;
+    fraction = false;
+    exponent = Number.NaN;
     if (c === 0x22) {
       // A string: skip to its closing quote, past escaped characters.
       for (i++; i < text.length; i++) {
@@ -37,27 +64,10 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
         if (s === 0x5c) i++;
         else if (s === 0x22) break;
       }
-      digits = 0;
-      exponentDigits = -1;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (++digits > MAX_FINITE_DIGITS) mayHoldHugeNumber = true;
-      if (exponentDigits >= 0 && (exponentDigits > 0 || c !== 0x30) && ++exponentDigits > MAX_SAFE_EXPONENT_DIGITS) mayHoldHugeNumber = true;
-    } else if (c === 0x65 || c === 0x45) {
-      // e or E: an exponent's digits follow (after an optional sign).
-      digits = 0;
-      exponentDigits = 0;
-    } else if ((c === 0x2b || c === 0x2d) && exponentDigits === 0) {
-      // The exponent's sign: a negative exponent makes a small number, never an infinite one.
-      if (c === 0x2d) exponentDigits = -1;
-    } else {
-      // A point ends the integer part (a fraction's digits cannot overflow); anything else ends the number.
-      digits = c === 0x2e ? -Infinity : 0;
-      exponentDigits = -1;
-      if (c === 0x5b || c === 0x7b) {
-        if (++depth > limit) return { tooDeep: true, mayHoldHugeNumber };
-      } else if (c === 0x5d || c === 0x7d) {
-        depth--;
-      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return { tooDeep: true, mayHoldHugeNumber };
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
     }
   }
   return { tooDeep: false, mayHoldHugeNumber };
