@@ -34,7 +34,8 @@ export function customProperty(list: unknown, name: string): { value: unknown; i
 }
 
 /** The Data Contract Specification's deprecated spellings of two comparisons, and what they mean. */
-const DEPRECATED_OPERATORS: Record<string, string> = { mustBeGreaterThanOrEqualTo: "mustBeGreaterOrEqualTo", mustBeLessThanOrEqualTo: "mustBeLessOrEqualTo" };
+/** Comparison operators older formats spelled out, by the name ODCS gives them. */
+export const DEPRECATED_OPERATORS: Record<string, string> = { mustBeGreaterThanOrEqualTo: "mustBeGreaterOrEqualTo", mustBeLessThanOrEqualTo: "mustBeLessOrEqualTo" };
 
 /** Quality rules as ODCS and DCS 1.x write them (`type` text, library, sql or custom), normalized. */
 export function qualityRules(value: unknown): QualityRule[] | undefined {

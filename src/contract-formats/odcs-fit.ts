@@ -6,7 +6,7 @@
  */
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { isRecord } from "../schema-formats/text.js";
-import { str } from "./members.js";
+import { DEPRECATED_OPERATORS, str } from "./members.js";
 import { ODCS_3_1 } from "./odcs-editions.js";
 import { misfit, qualityKindsOf } from "./odcs-rules.js";
 import { objectIn, objectsOf, odcsDocumentSchema, OPERATORS, QUALITY_METRICS, QUALITY_OPERATORS, type OdcsObject } from "./odcs-shapes.js";
@@ -120,8 +120,6 @@ function adaptProperty(node: Json, kind: OdcsObject): { node: Json; spill: Spill
 
 /** 3.0 named library checks; 3.1 names metrics. */
 const LEGACY_RULES: Record<string, string> = { nullCheck: "nullValues", duplicateCount: "duplicateValues", rowCount: "rowCount", validValues: "invalidValues" };
-/** The Data Contract Specification's deprecated spellings of two comparisons. */
-const DEPRECATED_OPERATORS: Record<string, string> = { mustBeGreaterThanOrEqualTo: "mustBeGreaterOrEqualTo", mustBeLessThanOrEqualTo: "mustBeLessOrEqualTo" };
 /** Engines named as a rule type by older formats (`type: SodaCL`), by the name ODCS examples use. */
 const ENGINES: Record<string, string> = { sodacl: "soda", soda: "soda", "great-expectations": "great-expectations", montecarlo: "monte-carlo", "monte-carlo": "monte-carlo" };
 const TYPES = new Set(["text", "library", "sql", "custom"]);

@@ -40,7 +40,7 @@ export class AccessService {
     const accessId = id ?? uuidv7();
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
-      checkPreconditions("Access", accessId, existing && accessJson(present(existing)), conditions);
+      checkConditions(accessId, existing, conditions);
       const input = readBody(body, accessId);
       const now = this.clock.now().toISOString();
       if (existing !== undefined) return { access: present(await this.update(p, existing, input, emit, now, trx)), created: false };
@@ -152,7 +152,7 @@ export class AccessService {
     await this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
-      checkPreconditions("Access", id, accessJson(present(record)), conditions);
+      checkConditions(id, record, conditions);
       accessPolicy.act(p, record, "delete", stageOf(record, this.clock.now().toISOString()));
       if (record.active) emit("AccessDeactivatedEvent", id);
       emit("AccessDeletedEvent", id);
@@ -263,6 +263,15 @@ export class AccessService {
       return present(record);
     });
   }
+}
+
+/**
+ * The request's conditions, judged against the access as a GET answers it, whose digest is its
+ * ETag. Rendered only when the request has conditions: most writes have none.
+ */
+function checkConditions(id: string, existing: AccessRecord | undefined, conditions: Preconditions): void {
+  if (conditions.ifMatch === undefined && conditions.ifNoneMatch === undefined) return;
+  checkPreconditions("Access", id, existing && accessJson(present(existing)), conditions);
 }
 
 const WITH_PROVISIONING = "Access with this provisioning record";

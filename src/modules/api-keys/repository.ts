@@ -9,7 +9,6 @@ export const apiKeyRepository = {
     await ex.insertInto("api_keys").values(row).execute();
   },
 
-  /** Every key of the organization, revoked ones included, oldest first. */
   /** A page of the organization's keys, revoked ones included, oldest first. */
   async list(ex: Executor, organizationId: string, page: { offset: number; limit: number }): Promise<ApiKeyRow[]> {
     return ex

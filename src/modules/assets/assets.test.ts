@@ -75,9 +75,12 @@ describe.each(DATABASES)("assets (%s)", (kind) => {
     expect((await t.api("PUT", "/api/assets/orders/assigned-tags/stale", undefined, { headers: { "if-match": '"stale"' } })).status).toBe(412);
     expect((await t.api("GET", "/api/assets/orders")).headers.get("etag")).toBe(etag);
     expect((await events()).length).toBe(before);
-    expect((await t.api("PUT", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": etag } })).body).toEqual(["pii", "fresh"]);
-    const changed = (await t.api("GET", "/api/assets/orders")).headers.get("etag")!;
+    const assigned = await t.api("PUT", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": etag } });
+    expect(assigned.body).toEqual(["pii", "fresh"]);
+    // The answer carries the asset's new tag, so a client can chain the next conditional change.
+    const changed = assigned.headers.get("etag")!;
     expect(changed).not.toBe(etag);
+    expect((await t.api("GET", "/api/assets/orders")).headers.get("etag")).toBe(changed);
     expect((await t.api("DELETE", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": etag } })).status).toBe(412);
     expect((await t.api("DELETE", "/api/assets/orders/assigned-tags/fresh", undefined, { headers: { "if-match": changed } })).body).toEqual(["pii"]);
   });

@@ -29,14 +29,19 @@ export function assetRoutes(app: App, assets: AssetService, config: Config): voi
         tags: ["assets"],
         summary: assign ? "Assign a tag to an asset" : "Remove an assigned tag from an asset",
         description:
-          "Answers the asset's assigned tags afterwards. An asset that does not exist is a 422, as in the reference product. " +
+          "Answers the asset's assigned tags afterwards, with the asset's new ETag. An asset that does not exist is a 422, as in the reference product. " +
           "With If-Match, only the version of the asset with that ETag is changed (412 otherwise).",
         params: TagParams,
         headers: Type.Pick(ConditionalHeaders, ["if-match"]),
         response: { 200: AssignedTags, ...errors(403, 412, 413, 422) },
       },
-      handler: async (request: FastifyRequest<{ Params: { id: string; "*": string } }>) =>
-        assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign, { ifMatch: preconditions(request).ifMatch }),
+      handler: async (request: FastifyRequest<{ Params: { id: string; "*": string } }>, reply) => {
+        const { tags, etag } = await assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign, {
+          ifMatch: preconditions(request).ifMatch,
+        });
+        reply.header("etag", etag);
+        return tags;
+      },
     });
   }
 }

@@ -4,7 +4,7 @@ import type { Database } from "../../platform/database/index.js";
 import { invalid, Problem } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
 import { checkDocumentSize } from "../shared/document-limits.js";
-import { checkPreconditions, DocumentService, type DocumentDefinition, type Preconditions } from "../shared/document-service.js";
+import { checkPreconditions, DocumentService, etagOfJson, type DocumentDefinition, type Preconditions } from "../shared/document-service.js";
 import { teamOwned } from "../shared/owned-documents.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import type { Asset } from "./shapes.js";
@@ -58,7 +58,14 @@ export class AssetService extends DocumentService<Asset> {
    * asset like any other: `If-Match` names the asset's ETag, and the asset stays within
    * DOCUMENT_LIMIT_BYTES.
    */
-  async changeAssignedTag(p: Principal, id: string, tagId: string, assign: boolean, conditions: Pick<Preconditions, "ifMatch"> = {}): Promise<string[]> {
+  /** The asset's assigned tags afterwards, and its ETag for the next conditional change. */
+  async changeAssignedTag(
+    p: Principal,
+    id: string,
+    tagId: string,
+    assign: boolean,
+    conditions: Pick<Preconditions, "ifMatch"> = {},
+  ): Promise<{ tags: string[]; etag: string }> {
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<Asset>(trx, p.organizationId, "asset", id, { lock: this.database.dialect });
       // The reference product answers 422 here: the asset named in the path must exist.
@@ -67,7 +74,7 @@ export class AssetService extends DocumentService<Asset> {
       const before = existing.doc;
       this.definition.authorize(p, id, before, before);
       const current = before.assignedTags ?? [];
-      if (assign === current.includes(tagId)) return current;
+      if (assign === current.includes(tagId)) return { tags: current, etag: etagOfJson(existing.json) };
       if (assign && current.length >= this.limits.maxAssignedTags) {
         throw new Problem(422, `Asset '${id}' has ${current.length} assigned tags, the limit of ${this.limits.maxAssignedTags} for one asset (MAX_ASSIGNED_TAGS); remove one first.`);
       }
@@ -78,7 +85,7 @@ export class AssetService extends DocumentService<Asset> {
       const columns = withMembers(this.definition.columns(after), { json });
       await resourceRepository.update(trx, p.organizationId, "asset", id, columns, this.clock.now().toISOString());
       this.definition.emitChange(emit, id, before, after);
-      return tags;
+      return { tags, etag: etagOfJson(json) };
     });
   }
 }
