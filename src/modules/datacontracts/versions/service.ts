@@ -108,6 +108,10 @@ export class ContractVersionService {
 
   /** Differences between the current document and a proposed one, without storing anything. */
   async changesProposed(p: Principal, id: string, proposed: ContractDocument): Promise<ChangeReport> {
+    // As for a PUT of the same document: a body naming another contract is a mistake, not a proposal.
+    if (proposed.id !== undefined && proposed.id !== id) {
+      throw invalid(`The proposed document's id must equal the id in the path ('${id}') or be absent.`, [{ field: "id", message: `must equal '${id}' or be absent` }]);
+    }
     const current = await this.current(p, id);
     const candidate = withMembers(proposed, { id });
     await parseContractAhead(current);

@@ -72,6 +72,10 @@ describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", 
 
     const invalid = await t.api("POST", "/api/datacontracts/history/changes", { dataContractSpecification: "0.9.3", info: { title: "x" } });
     expect(invalid.status).toBe(422);
+    // A proposal for another contract is refused, as a PUT of it to this path would be.
+    const elsewhere = await t.api("POST", "/api/datacontracts/history/changes", { ...contract("2.1.0", ID + NOTE + AMOUNT), id: "another" });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.violations).toEqual([{ field: "id", message: "must equal 'history' or be absent" }]);
   });
 
   describe("with an approved access under the contract", () => {
