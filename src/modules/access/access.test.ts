@@ -307,6 +307,29 @@ describe.each(DATABASES)("access requests (%s)", (kind) => {
     expect((await t.api("DELETE", "/api/dataproducts/consumer-only")).status).toBe(204);
   });
 
+  it("holds the ODPS port a bare name resolved to, so a later version does not free it for removal", async () => {
+    const odps = (ports: string[]) => ({
+      apiVersion: "v1.0.0",
+      kind: "DataProduct",
+      id: "shipments",
+      status: "active",
+      team: { name: "sales" },
+      outputPorts: ports.map((version) => ({ name: "events", version })),
+    });
+    expect((await t.api("PUT", "/api/dataproducts/shipments", odps(["1.0.0"]))).status).toBe(200);
+    const { id, res } = await request({ provider: { dataProductId: "shipments", outputPortId: "events" } });
+    expect(res.status, res.text).toBe(200);
+    // A second version makes the bare name name two ports; the access still holds the first.
+    expect((await t.api("PUT", "/api/dataproducts/shipments", odps(["1.0.0", "2.0.0"]))).status).toBe(200);
+    const removed = await t.api("PUT", "/api/dataproducts/shipments", odps(["2.0.0"]));
+    expect(removed.status, removed.text).toBe(409);
+    expect(removed.body.detail).toContain("'events@1.0.0'");
+    // The document keeps the name it was requested by.
+    expect((await t.api("GET", `/api/access/${id}`)).body.provider.outputPortId).toBe("events");
+    expect((await t.api("DELETE", `/api/access/${id}`)).status).toBe(204);
+    expect((await t.api("PUT", "/api/dataproducts/shipments", odps(["2.0.0"]))).status).toBe(200);
+  });
+
   it("lets team keys act only on their side of an access", async () => {
     // marketing consumes (through its data product campaigns), sales provides, finance is a bystander.
     const mine = await request({}, keys.marketing);

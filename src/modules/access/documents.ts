@@ -69,9 +69,9 @@ export function parseDates(info: Access["info"], violations: FieldViolation[]): 
 }
 
 /** The output port an access names, with what the lifecycle needs of it. Port lookups go through here only. */
-export function findPort(product: DataProduct, outputPortId: string): { dataContractId: string | null; autoApprove: boolean } | undefined {
+export function findPort(product: DataProduct, outputPortId: string): { id: string; dataContractId: string | null; autoApprove: boolean } | undefined {
   const port = findOutputPort(product, outputPortId);
-  return port && { dataContractId: port.dataContractId, autoApprove: port.autoApprove };
+  return port && { id: port.id, dataContractId: port.dataContractId, autoApprove: port.autoApprove };
 }
 
 /** The version of a stored data contract, whichever format it is in. */
@@ -84,6 +84,11 @@ function contractVersion(contract: StoredResource<Record<string, unknown>> | und
 /** Everything a new request's references resolve to. */
 export interface NewAccess extends Dates {
   doc: Access;
+  /**
+   * The id of the output port the request resolved to (ODPS `<name>@<version>` also when the body
+   * named just `<name>`): the port the access holds, whatever versions the product adds later.
+   */
+  providerOutputPortId: string;
   autoApprove: boolean;
   providerTeamId: string;
   providerProductRowId: number;
@@ -147,6 +152,7 @@ export async function resolveNew(trx: Executor, organizationId: string, input: A
       provider: { ...input.provider, ...(port.dataContractId !== null ? { dataContractId: port.dataContractId } : {}), ...(version !== null ? { dataContractVersion: version } : {}) },
       consumer,
     },
+    providerOutputPortId: port.id,
     autoApprove: port.autoApprove,
     providerTeamId: product.ownerTeamId ?? "",
     providerProductRowId: (await accessRepository.catalogRowId(trx, organizationId, "dataproduct", providerId))!,

@@ -21,6 +21,7 @@ export interface AccessRecord {
   startAt: string | null;
   endAt: string | null;
   providerDataProductId: string;
+  /** The id of the port the access holds (see NewAccess): the document keeps the name it was requested by. */
   providerOutputPortId: string;
   providerProductRowId: number | null;
   consumerType: ConsumerType;

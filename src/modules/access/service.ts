@@ -58,7 +58,7 @@ export class AccessService {
         startAt: resolved.startAt,
         endAt: resolved.endAt,
         providerDataProductId: input.provider.dataProductId,
-        providerOutputPortId: input.provider.outputPortId,
+        providerOutputPortId: resolved.providerOutputPortId,
         providerProductRowId: resolved.providerProductRowId,
         consumerType: resolved.consumerType,
         consumerDataProductId: resolved.consumerDataProductId,

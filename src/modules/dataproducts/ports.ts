@@ -23,13 +23,6 @@ export function findOutputPort(product: Record<string, unknown>, ref: string): O
   return named.length === 1 ? named[0] : undefined;
 }
 
-/** Every name that reaches a port: its id, and its bare name when that is unambiguous. */
-export function portNames(product: Record<string, unknown>, port: OutputPortView): string[] {
-  if (port.version === undefined || port.name === undefined) return [port.id];
-  const sameName = outputPorts(product).filter((p) => p.name === port.name).length;
-  return sameName === 1 ? [port.id, port.name] : [port.id];
-}
-
 /** The owner team a product names, wherever its format keeps it. */
 export function productOwner(product: Record<string, unknown>): string | undefined {
   return productFormatOf(product).facts(product).owner;

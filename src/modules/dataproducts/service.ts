@@ -6,7 +6,7 @@ import type { DocumentDefinition } from "../shared/document-service.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import type { Emit } from "../../events/log.js";
-import { outputPorts, portNames, type OutputPortView } from "./ports.js";
+import { outputPorts, type OutputPortView } from "./ports.js";
 import type { DataProduct } from "./shapes.js";
 
 /** One OutputPort event per port that appeared, changed or disappeared. */
@@ -73,11 +73,11 @@ export function dataProductDefinition(hooks: DataProductHooks, limits: DataProdu
       return ([] as FieldViolation[]).concat(...found);
     },
     async checkUpdatable(ex, organizationId, before, after) {
+      // Accesses hold a port by its id, also those that named an ODPS port by its bare name.
       const kept = new Set(outputPorts(after).map((p) => p.id));
-      // An access may name an ODPS port by its bare name: those names go too.
       const removed = outputPorts(before)
         .filter((p) => !kept.has(p.id))
-        .flatMap((p) => portNames(before, p));
+        .map((p) => p.id);
       if (removed.length > 0) await hooks.checkNotInUse(ex, organizationId, before.id, removed);
     },
     checkDeletable: (ex, organizationId, product) => hooks.checkNotInUse(ex, organizationId, product.id),

@@ -17,6 +17,7 @@ import partialFilterIndexes from "./0091_partial_filter_indexes.js";
 import apiKeyChanges from "./0092_api_key_changes.js";
 import eventBatches from "./0100_event_batches.js";
 import listsInOrder from "./0110_lists_in_order.js";
+import accessPortIds from "./0120_access_port_ids.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0092_api_key_changes": apiKeyChanges,
   "0100_event_batches": eventBatches,
   "0110_lists_in_order": listsInOrder,
+  "0120_access_port_ids": accessPortIds,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
