@@ -3,7 +3,7 @@ import type { DB, DialectName, Executor } from "../../platform/database/index.js
 import type { AccessesTable } from "../../platform/database/tables.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
-import { withinByteBudget } from "../../platform/database/byte-budget.js";
+import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
@@ -197,8 +197,7 @@ export const accessRepository = {
     if (rowIds.length === 0) return { records: [], cut: false };
     // Row ids name rows for good, and these came from the organization's accesses just above.
     const rows = await select(ex).where("a.row_id", "in", rowIds).execute();
-    const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
-    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+    inRowIdOrder(rows, rowIds);
     return { records: rows.map((r) => toRecord(r as Row)), cut };
   },
 

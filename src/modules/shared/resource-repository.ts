@@ -5,7 +5,7 @@ import { containsText } from "../../platform/database/like.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
-import { withinByteBudget } from "../../platform/database/byte-budget.js";
+import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
 
@@ -206,8 +206,7 @@ export const resourceRepository = {
     // the databases walked all those documents in an index that starts with them, checking each
     // one's row id against the list (8 ms a page for 100,000 assets on SQLite).
     const rows = await ex.selectFrom("resources").select(COLUMNS).where("row_id", "in", wanted).execute();
-    const position = new Map(wanted.map((rowId, i) => [rowId, i]));
-    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+    inRowIdOrder(rows, wanted);
     return { rows: rows.map((r) => new StoredDocument<D>(r)), cut };
   },
 

@@ -2,7 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
-import { withinByteBudget } from "../../platform/database/byte-budget.js";
+import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import type { TestResultsTable } from "../../platform/database/tables.js";
 
 export type TestResultRow = Omit<Selectable<TestResultsTable>, "row_id">;
@@ -51,8 +51,7 @@ export const testResultRepository = {
     if (rowIds.length === 0) return { summaries: [], cut: false };
     // Row ids name rows for good and came from this organization's runs just above.
     const rows = await ex.selectFrom("test_results").select(["row_id", "summary"]).where("row_id", "in", rowIds).execute();
-    const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
-    rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+    inRowIdOrder(rows, rowIds);
     return { summaries: rows.map((r) => r.summary), cut };
   },
 

@@ -14,3 +14,12 @@ export function withinByteBudget(sizes: ReadonlyArray<{ row_id: number | string;
   }
   return { rowIds, cut: rowIds.length < sizes.length };
 }
+
+/**
+ * The rows loaded by `where row_id in (…)`, which the databases answer in any order, put back in
+ * the order of `rowIds` (the page's order).
+ */
+export function inRowIdOrder<R extends { row_id: number | string }>(rows: R[], rowIds: number[]): R[] {
+  const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
+  return rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
+}
