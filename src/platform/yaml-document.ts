@@ -5,9 +5,9 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, stringify, type Document, type Node as YamlNode } from "yaml";
 import { Problem } from "./errors.js";
-import { MAX_JSON_DEPTH, valueNestsDeeperThan } from "./json-depth.js";
-import { firstNonJsonMember } from "./json-values.js";
-import { renderPath, type Segment } from "./paths.js";
+import { bodyTooDeep, MAX_JSON_DEPTH, valueNestsDeeperThan } from "./json-depth.js";
+import { firstNonJsonMember, nonJsonMemberProblem } from "./json-values.js";
+import type { Segment } from "./paths.js";
 import { NestingTooDeep, parseBoundedDocument } from "./yaml-depth.js";
 
 /**
@@ -63,11 +63,6 @@ function hasRange(node: unknown): boolean {
   return typeof node === "object" && node !== null && Array.isArray((node as { range?: unknown }).range);
 }
 
-/** The problem (400) for a body that nests deeper than JSON bodies may: the same words as for JSON. */
-function tooDeep(): Problem {
-  return new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
-}
-
 /** Parses YAML text into a plain value, refusing (400) what a document has no business being. */
 export function readYaml(text: string): { value: unknown; source: YamlSource } {
   const lines = new LineCounter();
@@ -83,20 +78,16 @@ export function readYaml(text: string): { value: unknown; source: YamlSource } {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     if (error instanceof Problem) throw error;
-    if (error instanceof NestingTooDeep) throw tooDeep();
+    if (error instanceof NestingTooDeep) throw bodyTooDeep();
     // Alias limits surface as plain errors.
     const reason = error instanceof Error ? error.message : String(error);
     throw new Problem(400, `The request body is not valid YAML: ${reason}`);
   }
   // Aliases can nest what the text does not.
-  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
+  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw bodyTooDeep();
   const source = new YamlSource(doc, lines);
   const strange = firstNonJsonMember(value);
-  if (strange) {
-    const field = renderPath("", strange.path) || "body";
-    const violation = { field, message: strange.message, ...source.locate(strange.path) };
-    throw new Problem(400, `The request body holds a value JSON cannot carry: ${field} ${strange.message}.`, [violation]);
-  }
+  if (strange) throw nonJsonMemberProblem(strange, (path) => source.locate(path));
   return { value: value === undefined ? null : value, source };
 }
 

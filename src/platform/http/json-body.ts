@@ -8,9 +8,8 @@
 import { isUtf8 } from "node:buffer";
 import type { FastifyRequest } from "fastify";
 import { Problem } from "../errors.js";
-import { MAX_JSON_DEPTH, scanJsonText } from "../json-depth.js";
-import { firstNonJsonMember } from "../json-values.js";
-import { renderPath } from "../paths.js";
+import { bodyTooDeep, MAX_JSON_DEPTH, scanJsonText } from "../json-depth.js";
+import { firstNonJsonMember, nonJsonMemberProblem } from "../json-values.js";
 import type { App } from "./types.js";
 
 /**
@@ -40,9 +39,7 @@ function takesEmptyBody(request: FastifyRequest): boolean {
 /** A 400 naming the first member JSON cannot carry, if the parsed body has one. */
 export function refuseNonJsonMember(value: unknown): void {
   const strange = firstNonJsonMember(value);
-  if (!strange) return;
-  const field = renderPath("", strange.path) || "body";
-  throw new Problem(400, `The request body holds a value JSON cannot carry: ${field} ${strange.message}.`, [{ field, message: strange.message }]);
+  if (strange) throw nonJsonMemberProblem(strange);
 }
 
 /** Registers the parser of `application/json` and `application/*+json` bodies. */
@@ -60,7 +57,7 @@ export function registerJsonBodies(app: App): void {
       if (text === null) return done(null, null);
       const scan = scanJsonText(text, MAX_JSON_DEPTH);
       if (scan.tooDeep) {
-        return done(new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+        return done(bodyTooDeep(), undefined);
       }
       // Only text with a number of a long exponent or digit run can hold one out of range: others skip the walk.
       if (!scan.mayHoldHugeNumber) return json(request, text, done);
