@@ -14,6 +14,7 @@ import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
 import { AccessScheduler } from "./modules/access/scheduler.js";
 import { EventStatistics } from "./events/statistics.js";
+import { deliverFirstStart, type FirstStartDelivery } from "./first-start.js";
 
 export interface RunningServer {
   app: App;
@@ -52,7 +53,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const statistics = new EventStatistics(database, app.log);
   try {
     await listener?.start();
-    if (config.bootstrap) await bootstrap(services, options.print ?? ((text) => process.stderr.write(text)));
+    if (config.bootstrap) {
+      await bootstrap(services, {
+        file: config.firstStartFile,
+        databaseUrl: config.databaseUrl,
+        terminal: options.print !== undefined || process.stderr.isTTY === true,
+        print: options.print ?? ((text) => process.stderr.write(text)),
+      });
+    }
     // Compile the document validators now, so that no request pays for it on the event loop.
     for (const format of [...CONTRACT_FORMATS, ...PRODUCT_FORMATS]) format.validate({ id: "warm-up" });
     await app.listen({ port: config.port, host: config.host });
@@ -91,13 +99,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 }
 
 /** On an empty database, creates organization `default` and shows its first key, once. */
-async function bootstrap(services: Services, print: (text: string) => void): Promise<void> {
+async function bootstrap(services: Services, delivery: FirstStartDelivery): Promise<void> {
   if (await services.organizations.any()) return;
   const created = await services.organizations.createIfAbsent("default");
   if (!created) return; // another process sharing the database got there first
   const { appUrl } = services.config;
   const setupUrl = await services.people.invitations.createSetupLink(services.database.db, created.organizationId);
-  print(
+  deliverFirstStart(
     [
       "",
       "Steward created organization 'default' and its first API key:",
@@ -118,5 +126,7 @@ async function bootstrap(services: Services, print: (text: string) => void): Pro
       "",
       "",
     ].join("\n"),
+    delivery,
+    `Make a key with \`${cliCommand()} key create --org ${created.organizationId}\` and a setup link with \`${cliCommand()} user create --org ${created.organizationId} --email you@example.com --owner\`.`,
   );
 }

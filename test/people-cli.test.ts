@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, serve, type ServeProcess } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.js";
@@ -16,18 +17,20 @@ describe("first start and `steward user create`", () => {
     await database?.drop();
   });
 
-  it("writes the first key and setup link for a person on stderr, never into the JSON log", async () => {
-    const match = /\/setup\?token=([A-Za-z0-9_-]+)/.exec(server.stderr());
-    expect(match, server.output()).not.toBeNull();
-    const token = match![1];
-    const key = /stw_[A-Za-z0-9_-]{43}/.exec(server.stderr())![0];
-    expect(server.stderr()).toContain("Steward created organization 'default'");
-    // Standard output holds log lines only, each one JSON, and neither secret.
+  it("writes the first key and setup link into a file only its user may read, named on stderr, and into no log", async () => {
+    // Standard error is a pipe here, as under a process manager: it is a log, not a person.
+    const path = /wrote the first API key and a one-time setup link of organization 'default' to\s+(\S+)/.exec(server.stderr())?.[1];
+    expect(path, server.output()).toBeDefined();
+    expect(statSync(path!).mode & 0o777).toBe(0o600);
+    const text = readFileSync(path!, "utf8");
+    expect(text).toContain("Steward created organization 'default'");
+    const token = /\/setup\?token=([A-Za-z0-9_-]+)/.exec(text)![1];
+    const key = /stw_[A-Za-z0-9_-]{43}/.exec(text)![0];
+    // Standard output holds log lines only, each one JSON; neither stream holds a secret.
     const logLines = server.stdout().split("\n").filter((l) => l.trim() !== "");
     expect(logLines.length).toBeGreaterThan(0);
     for (const line of logLines) expect(() => JSON.parse(line), line).not.toThrow();
-    expect(server.stdout()).not.toContain(token);
-    expect(server.stdout()).not.toContain(key);
+    for (const secret of [token, key]) expect(server.output()).not.toContain(secret);
 
     expect((await request(server.url, "GET", `/auth/invitation?token=${token}`)).body).toMatchObject({ organizationName: "default", email: null, role: "owner" });
     const done = await request(server.url, "POST", "/auth/invitation", { token, email: "first@example.com", password: "first owner pw" });

@@ -16,6 +16,8 @@ export interface Config {
   longPollMaxWaitingPerOrganization: number;
   logLevel: string;
   bootstrap: boolean;
+  /** FIRST_START_FILE: where the first key and setup link are written (see first-start.ts). */
+  firstStartFile?: string;
   bodyLimitBytes: number;
   /** Output ports one data product may have (MAX_OUTPUT_PORTS). */
   maxOutputPorts: number;
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       overrides.longPollMaxWaitingPerOrganization ?? integer(env, "LONG_POLL_MAX_WAITING_PER_ORGANIZATION", 100, 0, 1_000_000),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     bootstrap: overrides.bootstrap ?? boolean(env, "STEWARD_BOOTSTRAP", true),
+    firstStartFile: env.FIRST_START_FILE === undefined || env.FIRST_START_FILE === "" ? undefined : resolve(env.FIRST_START_FILE),
     bodyLimitBytes,
     limits,
     maxOutputPorts: overrides.maxOutputPorts ?? integer(env, "MAX_OUTPUT_PORTS", 1000, 1, 1_000_000),

@@ -18,10 +18,10 @@ export const kindOf = (event: FeedEvent): string => event.type.slice(event.type.
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The organization key printed by the first start on an empty database. */
+/** The organization key the first start on an empty database made. */
 export function bootstrapKey(process: ServeProcess): string {
-  const key = /(stw_[A-Za-z0-9_-]{43})/.exec(process.output())?.[1];
-  if (!key) throw new Error(`no bootstrap key in the output:\n${process.output()}`);
+  const key = /(stw_[A-Za-z0-9_-]{43})/.exec(process.firstStart())?.[1];
+  if (!key) throw new Error(`no bootstrap key in the first-start file; the output:\n${process.output()}`);
   return key;
 }
 

@@ -1,4 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -33,6 +37,12 @@ export interface ServeProcess {
   stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
+  /**
+   * The first key and setup link of a first start. A test's standard error is no terminal, so
+   * they are in the file the output names (FIRST_START_FILE, a fresh one per process); empty when
+   * this start made none.
+   */
+  firstStart(): string;
 }
 
 /**
@@ -40,10 +50,12 @@ export interface ServeProcess {
  * `fromBuild` from `dist/` as `npm start` runs it (which must then have been built).
  */
 export function serve(env: Record<string, string>, { fromBuild = false } = {}): Promise<ServeProcess> {
+  const firstStartFile = join(tmpdir(), `steward-first-start-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
+  const firstStart = () => (existsSync(firstStartFile) ? readFileSync(firstStartFile, "utf8") : "");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, fromBuild ? ["dist/cli/main.js", "serve"] : [...CLI, "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", FIRST_START_FILE: firstStartFile, ...env },
     });
     let out = "";
     let stdout = "";
@@ -60,7 +72,7 @@ export function serve(env: Record<string, string>, { fromBuild = false } = {}): 
       if (match) {
         listening = true;
         clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => out, stdout: () => stdout, stderr: () => stderr, exited });
+        resolve({ child, url: match[1], output: () => out, stdout: () => stdout, stderr: () => stderr, exited, firstStart });
       }
     };
     child.stdout.on("data", (d: Buffer) => {
