@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,8 @@ export function serve(env: Record<string, string>, { fromBuild = false } = {}): 
     let stdout = "";
     let stderr = "";
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    // The file holds a test database's key: gone with its process.
+    void exited.then(() => rmSync(firstStartFile, { force: true }));
     const timer = setTimeout(() => reject(new Error(`steward serve did not start:\n${out}`)), 20_000);
     let listening = false;
     const onData = (d: Buffer) => {
