@@ -113,4 +113,15 @@ describe.each(DATABASES)("stored-document and page byte limits (%s)", (kind) => 
     expect((await t.api("DELETE", "/api/assets/many/assigned-tags/a")).body).toEqual(["b", "c"]);
     expect((await t.api("PUT", "/api/assets/many/assigned-tags/d")).body).toEqual(["b", "c", "d"]);
   });
+
+  it("413 for a proposed contract over DOCUMENT_LIMIT_BYTES, as its PUT would be", async () => {
+    const contract = (description: string) => ({
+      dataContractSpecification: "0.9.3",
+      info: { title: "Proposed", version: "1.0.0", owner: "sales", description },
+      schema: { type: "custom", specification: "x" },
+    });
+    expect((await t.api("PUT", "/api/datacontracts/proposed", contract("small"))).status).toBe(200);
+    expectProblem(await t.api("POST", "/api/datacontracts/proposed/changes", contract("x".repeat(DOCUMENT_BYTES))), 413, "DOCUMENT_LIMIT_BYTES");
+    expect((await t.api("POST", "/api/datacontracts/proposed/changes", contract("still small"))).status).toBe(200);
+  });
 });

@@ -12,7 +12,7 @@ import { invalid, notFound, ProblemWithMembers } from "../../../platform/errors.
 import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
 import { resourceRepository } from "../../shared/resource-repository.js";
-import { documentLimits } from "../../shared/document-limits.js";
+import { checkDocumentSize, documentLimits } from "../../shared/document-limits.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
 
@@ -112,6 +112,8 @@ export class ContractVersionService {
     if (proposed.id !== undefined && proposed.id !== id) {
       throw invalid(`The proposed document's id must equal the id in the path ('${id}') or be absent.`, [{ field: "id", message: `must equal '${id}' or be absent` }]);
     }
+    // A proposal is judged as the PUT of it would be: over the stored-document limit it is not parsed.
+    checkDocumentSize("Proposed data contract", JSON.stringify(proposed));
     const current = await this.current(p, id);
     const candidate = withMembers(proposed, { id });
     await parseContractAhead(current);
