@@ -120,9 +120,13 @@ describe.each(DATABASES)("HTTP conventions (%s)", (kind) => {
       expect(expectProblem(await t.api("PUT", "/api/teams/empty", undefined, { raw }), 400).detail).toMatch(/empty/);
       expect(expectProblem(await t.api("PUT", "/api/teams/empty", undefined, { raw, contentType: "application/yaml" }), 400).detail).toMatch(/empty/);
     }
+    // No body and no content type at all is the same mistake.
+    expect(expectProblem(await t.api("PUT", "/api/teams/empty"), 400).detail).toMatch(/empty/);
+    expect(expectProblem(await t.api("POST", "/api/access"), 400).detail).toMatch(/empty/);
     expect((await t.api("GET", "/api/teams/empty")).status).toBe(404);
     // The body of a provisioning report is optional: no body is not malformed (the access is unknown).
     expectProblem(await t.api("POST", "/api/access/unknown/provisioning/provisioning-started", undefined, { raw: "" }), 404);
+    expectProblem(await t.api("POST", "/api/access/unknown/approve"), 404);
   });
 
   it("400 for a body that is not UTF-8, JSON or YAML; nothing stored", async () => {

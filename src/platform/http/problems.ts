@@ -119,6 +119,10 @@ export function registerProblemHandling(app: App): void {
     if (error instanceof Problem) return sendProblem(reply, request, error);
     if (error.validation) {
       const context = error.validationContext ?? "body";
+      // No body at all where a document is needed: as malformed as an empty JSON body (json-body.ts).
+      if (context === "body" && request.body === undefined) {
+        return sendProblem(reply, request, new Problem(400, "The request body is empty; this operation takes a document."));
+      }
       const status = context === "body" ? 422 : 400;
       const what = context === "body" ? "The request body is not a valid resource." : `The request ${context === "params" ? "path" : context} is invalid.`;
       return sendProblem(reply, request, new Problem(status, what, violationsFrom(error.validation, context)));
