@@ -7,6 +7,8 @@ export interface StoredVersion {
   principal: string;
   createdAt: string;
   doc?: unknown;
+  /** The document's JSON text as stored. */
+  json?: string;
 }
 
 /** The only SQL over contract versions. Every query is bounded to one organization and one contract. */
@@ -60,7 +62,7 @@ export const contractVersionRepository = {
       .where("contract_id", "=", contractId)
       .where("n", "=", n)
       .executeTakeFirst();
-    return row && { n: Number(row.n), version: row.version, principal: row.principal, createdAt: row.created_at, doc: JSON.parse(row.doc) };
+    return row && { n: Number(row.n), version: row.version, principal: row.principal, createdAt: row.created_at, doc: JSON.parse(row.doc), json: row.doc };
   },
 
   /** A deleted contract takes its history with it: one created again under the same id starts anew. */

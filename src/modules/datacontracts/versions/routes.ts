@@ -5,7 +5,9 @@ import { pageWindow, sendPage } from "../../../platform/http/paging.js";
 import { errors, IdParams, PageQuery } from "../../../platform/http/shapes.js";
 import { principalOf, type App } from "../../../platform/http/types.js";
 import type { ContractVersionService } from "./service.js";
-import { ChangeReportSchema, ChangesQuery, ContractVersionSchema, ContractVersionSummarySchema, VersionParams } from "./shapes.js";
+import { ChangeReportSchema, ChangesQuery, ContractVersionSummarySchema, VersionParams } from "./shapes.js";
+import { DataContractSchema } from "../shapes.js";
+import { sendStored } from "../../shared/document-routes.js";
 
 /** A contract's versions and the differences between them (PRODUCT.md §9). */
 export function contractVersionRoutes(app: App, versions: ContractVersionService): void {
@@ -34,11 +36,13 @@ export function contractVersionRoutes(app: App, versions: ContractVersionService
       schema: {
         tags: ["datacontracts"],
         summary: "Read one version of a data contract",
+        description: "The document exactly as it was stored then; who stored it, and when, is in the list of versions.",
         params: VersionParams,
-        response: { 200: ContractVersionSchema, ...errors(404) },
+        response: { 200: DataContractSchema, ...errors(404) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string; n: string } }>) => versions.get(principalOf(request), request.params.id, Number(request.params.n)),
+    async (request: FastifyRequest<{ Params: { id: string; n: string } }>, reply) =>
+      sendStored(reply, await versions.get(principalOf(request), request.params.id, Number(request.params.n))),
   );
 
   app.get(

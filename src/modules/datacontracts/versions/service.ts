@@ -86,12 +86,15 @@ export class ContractVersionService {
     return versions.map((v) => ({ ...v, principalName: names.get(v.principal) ?? v.principal }));
   }
 
-  async get(p: Principal, id: string, n: number) {
+  /**
+   * Version `n` of the contract: the document's JSON text exactly as it was stored, so that it can
+   * be read, compared or PUT back as it is. Who stored it, and when, is in the list.
+   */
+  async get(p: Principal, id: string, n: number): Promise<string> {
     await this.current(p, id);
     const version = await contractVersionRepository.get(this.database.db, p.organizationId, id, n);
     if (!version) throw notFound(`Version ${n} of data contract`, id);
-    const names = await principalNames(this.database.db, p.organizationId, [version.principal]);
-    return { n: version.n, version: version.version, principal: version.principal, principalName: names.get(version.principal) ?? version.principal, createdAt: version.createdAt, document: version.doc };
+    return version.json!;
   }
 
   /** Differences between stored versions `from` and `to` (default: the two newest). */

@@ -16,11 +16,6 @@ export const ContractVersionSummarySchema = Type.Object(
   { title: "DataContractVersionSummary" },
 );
 
-export const ContractVersionSchema = Type.Object(
-  { ...ContractVersionSummarySchema.properties, document: Type.Unknown({ description: "The data contract exactly as it was stored." }) },
-  { title: "DataContractVersion" },
-);
-
 export const VersionParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000]+$" }),
   n: Type.String({ pattern: "^[1-9][0-9]{0,8}$", description: "A version number, from 1." }),

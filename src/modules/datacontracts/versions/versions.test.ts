@@ -44,7 +44,8 @@ describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", 
 
     const first = await t.api("GET", "/api/datacontracts/history/versions/1");
     expect(first.status).toBe(200);
-    expect(first.body.document).toEqual({ ...contract("1.0.0", ID + AMOUNT), id: "history" });
+    // The document as it was stored, member for member: it can be PUT back as it is.
+    expect(first.text).toBe(JSON.stringify({ ...contract("1.0.0", ID + AMOUNT), id: "history" }));
     expect((await t.api("GET", "/api/datacontracts/history/versions/9")).status).toBe(404);
     expect((await t.api("GET", "/api/datacontracts/history/versions/0")).status).toBe(400);
     expect((await t.api("GET", "/api/datacontracts/nope/versions")).status).toBe(404);
