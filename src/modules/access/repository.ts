@@ -140,6 +140,24 @@ const isOpen = (eb: ExpressionBuilder<DB & { a: AccessesTable }, "a">, now: stri
     eb("a.active", "=", 1),
   ]);
 
+/** Open accesses of an organization whose `column` holds `value`. */
+async function countOpen(
+  ex: Executor,
+  organizationId: string,
+  column: "a.consumer_data_product_id" | "a.provider_data_contract_id",
+  value: string,
+  now: string,
+): Promise<number> {
+  const row = await ex
+    .selectFrom("accesses as a")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("a.organization_id", "=", organizationId)
+    .where(column, "=", value)
+    .where((eb) => isOpen(eb, now))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The only SQL over accesses. */
 export const accessRepository = {
   /**
@@ -241,28 +259,12 @@ export const accessRepository = {
   },
 
   /** Open accesses a data product consumes. */
-  async countOpenConsumedBy(ex: Executor, organizationId: string, dataProductId: string, now: string): Promise<number> {
-    const row = await ex
-      .selectFrom("accesses as a")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("a.organization_id", "=", organizationId)
-      .where("a.consumer_data_product_id", "=", dataProductId)
-      .where((eb) => isOpen(eb, now))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+  countOpenConsumedBy: (ex: Executor, organizationId: string, dataProductId: string, now: string): Promise<number> =>
+    countOpen(ex, organizationId, "a.consumer_data_product_id", dataProductId, now),
 
   /** Open accesses requested under a data contract. */
-  async countOpenForContract(ex: Executor, organizationId: string, dataContractId: string, now: string): Promise<number> {
-    const row = await ex
-      .selectFrom("accesses as a")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("a.organization_id", "=", organizationId)
-      .where("a.provider_data_contract_id", "=", dataContractId)
-      .where((eb) => isOpen(eb, now))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+  countOpenForContract: (ex: Executor, organizationId: string, dataContractId: string, now: string): Promise<number> =>
+    countOpen(ex, organizationId, "a.provider_data_contract_id", dataContractId, now),
 
   /**
    * Approved accesses granted under a data contract that have not ended at `now`: the consumers a
