@@ -82,9 +82,7 @@ export class AssetService extends DocumentService<Asset> {
       const after: Asset = withMembers(before, { assignedTags: tags });
       const json = JSON.stringify(after);
       checkDocumentSize(this.definition.label, json);
-      const columns = withMembers(this.definition.columns(after), { json });
-      await resourceRepository.update(trx, p.organizationId, "asset", id, columns, this.clock.now().toISOString());
-      this.definition.emitChange(emit, id, before, after);
+      await this.store(trx, emit, p, id, before, { doc: after, json });
       return { tags, etag: etagOfJson(json) };
     });
   }

@@ -144,16 +144,26 @@ export class DocumentService<D extends Document> {
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       const json = after === incoming ? incomingJson : JSON.stringify(after);
-      const columns = withMembers(this.definition.columns(after), { json });
-      const at = this.clock.now().toISOString();
-      if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
-      else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
-      await this.definition.written?.(trx, p, id, { doc: after, json });
-      this.definition.emitChange(emit, id, before, after, extras);
+      await this.store(trx, emit, p, id, before, { doc: after, json }, extras);
       return { doc: after, created: before === undefined, json };
     });
     const { doc, created, json } = written;
     return { doc, created, json, etag: etagOfJson(json) };
+  }
+
+  /**
+   * Writes `after` (and its JSON text) in place of `before` (undefined: a new document) inside the
+   * change's transaction, with what every write of a document does: its columns, the definition's
+   * `written` step and its events. Checks are the caller's.
+   */
+  protected async store(trx: Executor, emit: Emit, p: Principal, id: string, before: D | undefined, after: { doc: D; json: string }, extras?: EventExtras): Promise<void> {
+    const { kind } = this.definition;
+    const columns = withMembers(this.definition.columns(after.doc), { json: after.json });
+    const at = this.clock.now().toISOString();
+    if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
+    else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
+    await this.definition.written?.(trx, p, id, after);
+    this.definition.emitChange(emit, id, before, after.doc, extras);
   }
 
   async get(p: Principal, id: string): Promise<D> {
