@@ -162,7 +162,7 @@ export function tooDeep(what: string): Omit<Violation, "field"> {
  * nested too deeply, or that holds a member JSON cannot carry (the specification is stored as
  * JSON, and would come back changed). Undefined when it is fine.
  */
-export function checkLoaded(source: SpecSource, what: string): LoadViolation | undefined {
+function checkLoaded(source: SpecSource, what: string): LoadViolation | undefined {
   if (valueNestsDeeperThan(source.value, MAX_DEPTH)) return tooDeep(what);
   const strange = firstNonJsonMember(source.value);
   if (strange === undefined) return undefined;
@@ -190,7 +190,8 @@ export function loadJson(specification: unknown): LoadResult {
   return scan.mayHoldHugeNumber ? loaded(source, "invalid JSON") : { ok: true, source };
 }
 
-function loaded(source: SpecSource, what: string): LoadResult {
+/** The result of a loaded specification: the source, or the first thing about its value that a specification may not be. */
+export function loaded(source: SpecSource, what: string): LoadResult {
   const violation = checkLoaded(source, what);
   return violation ? { ok: false, violation } : { ok: true, source };
 }

@@ -9,7 +9,7 @@
 import { LineCounter, isAlias, isMap, isPair, isSeq } from "yaml";
 import type { Document } from "yaml";
 import { NestingTooDeep, parseBoundedDocument } from "../platform/yaml-depth.js";
-import { MAX_DEPTH, SpecSource, checkLoaded, lineColumnAt, textOf, tooDeep, type LoadResult } from "./text.js";
+import { MAX_DEPTH, SpecSource, lineColumnAt, loaded, textOf, tooDeep, type LoadResult } from "./text.js";
 
 /** Aliases may add at most this many nodes beyond the size of the text's own nodes... */
 const ALIAS_ALLOWANCE = 10_000;
@@ -61,9 +61,7 @@ function sizes(doc: Document.Parsed): { written: number; expanded: number } {
 /** YAML text (JSON text included) or an already-parsed value. */
 export function loadYaml(specification: unknown): LoadResult {
   if (typeof specification !== "string") {
-    const source = new SpecSource(specification);
-    const violation = checkLoaded(source, "the specification");
-    return violation ? { ok: false, violation } : { ok: true, source };
+    return loaded(new SpecSource(specification), "the specification");
   }
   const t = textOf(specification);
   if ("error" in t) return { ok: false, violation: { message: t.error } };
@@ -87,10 +85,8 @@ export function loadYaml(specification: unknown): LoadResult {
       };
     }
     const value: unknown = doc.toJS({ maxAliasCount: -1 });
-    const source = new SpecSource(value, t.text, { doc, lines });
     // Aliases can nest what the text does not; YAML's own types are no JSON.
-    const violation = checkLoaded(source, "invalid YAML");
-    return violation ? { ok: false, violation } : { ok: true, source };
+    return loaded(new SpecSource(value, t.text, { doc, lines }), "invalid YAML");
   } catch (error) {
     if (error instanceof NestingTooDeep) return { ok: false, violation: tooDeep("invalid YAML") };
     // Anything else is still a problem with the input.
