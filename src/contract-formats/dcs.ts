@@ -153,13 +153,13 @@ export const dcsFormat: ContractFormat = {
   },
   facts: infoFacts,
   models: (doc, limits = parseLimits()) => [{ type: "dcs", detectedType: "dcs", models: models(doc, limits) }],
-  toOdcs(doc) {
+  toOdcs(doc, groups) {
     const { id, info, terms, tags, servers, models: _m, dataContractSpecification: _spec, definitions: _d, ...rest } = doc;
     const odcsServers = serversToOdcs(servers);
     return {
       ...odcsHead(id, isRecord(info) ? info : {}, terms, tags, Object.entries(rest)),
       ...(odcsServers ? { servers: odcsServers } : {}),
-      schema: models(doc, parseLimits()).map((m) => modelToSchemaObject(m)),
+      schema: (groups?.[0]?.models ?? models(doc, parseLimits())).map((m) => modelToSchemaObject(m)),
     };
   },
 };

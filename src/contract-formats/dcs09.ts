@@ -91,7 +91,7 @@ export const dcs09Format: ContractFormat = {
   },
   facts: infoFacts,
   models: groups,
-  toOdcs(doc) {
+  toOdcs(doc, built) {
     const { id, info, terms, tags, servers, schema, dataContractSpecification: _spec, ...rest } = doc;
     const head = odcsHead(id, isRecord(info) ? info : {}, terms, tags, Object.entries(rest));
     const customSchemas = schemasOf(doc).filter(({ schema: s }) => isRecord(s) && normalizeSchemaType(s.type) === "custom");
@@ -103,7 +103,7 @@ export const dcs09Format: ContractFormat = {
     return {
       ...head,
       ...(odcsServers ? { servers: odcsServers } : {}),
-      schema: groups(doc).flatMap((g) => g.models.map((m) => modelToSchemaObject(m, g.detectedType))),
+      schema: (built ?? groups(doc)).flatMap((g) => g.models.map((m) => modelToSchemaObject(m, g.detectedType))),
     };
   },
 };

@@ -65,9 +65,9 @@ export function contractModels(doc: ContractDocument): ModelGroup[] {
 /** The document as ODCS v3.1.0; 422 naming the limit when the models it is built from are over it. */
 export function contractToOdcs(doc: ContractDocument & { id: string }): ContractDocument {
   const format = contractFormatOf(doc);
-  // ODCS is already ODCS: its conversion is a copy, linear in the stored document, and needs no models.
-  if (format.name !== "odcs") contractModels(doc);
-  return format.toOdcs(doc);
+  // ODCS is already ODCS: its conversion is a copy, linear in the stored document, and needs no
+  // models. The others are built from the models just checked against the limit, not built again.
+  return format.name === "odcs" ? format.toOdcs(doc) : format.toOdcs(doc, contractModels(doc));
 }
 
 /**

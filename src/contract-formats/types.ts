@@ -51,6 +51,9 @@ export interface ContractFormat {
    * `limits.maxFields` rather than build them.
    */
   models(doc: ContractDocument, limits?: ParseLimits): ModelGroup[];
-  /** The document as ODCS v3.1.0; only called on a valid document. */
-  toOdcs(doc: ContractDocument & { id: string }): ContractDocument;
+  /**
+   * The document as ODCS v3.1.0; only called on a valid document. `groups`: its models, when the
+   * caller has built them already (a format that needs them builds them otherwise).
+   */
+  toOdcs(doc: ContractDocument & { id: string }, groups?: ModelGroup[]): ContractDocument;
 }
