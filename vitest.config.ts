@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Tests that read the official standards from outside the repository run in
+    // `npm run test:conformance` (vitest.conformance.config.ts), never in `npm test`.
+    exclude: ["**/node_modules/**", "**/*.conformance.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Child-process and database tests are heavier than pure ones; two cores is the CI machine.

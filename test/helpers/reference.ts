@@ -1,18 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 import { parse } from "yaml";
+import { standardsDir } from "./standards-dir.js";
 
 /**
- * The reference product's OpenAPI description (../shared/standards/, beside the clone), and
+ * The reference product's OpenAPI description (in STANDARDS_DIR; conformance tests only), and
  * checks of Steward's answers against the response schemas it gives for the same operation.
  */
-// In a clone shared/ sits beside the repository; in a worktree one level further up.
-const STANDARDS = [path.resolve(process.cwd(), "../shared/standards"), path.resolve(process.cwd(), "../../shared/standards")].find((dir) =>
-  existsSync(dir),
-)!;
 const BASE = "https://reference.invalid/";
 
 // The description points at the standards' JSON Schemas under names of its own.
@@ -34,12 +31,12 @@ let loaded: { doc: any; ajv: Ajv2020 } | undefined;
 
 function reference() {
   if (loaded) return loaded;
-  const doc = parse(readFileSync(path.join(STANDARDS, "entropy-data-openapi.yaml"), "utf8"));
+  const doc = parse(readFileSync(path.join(standardsDir(), "entropy-data-openapi.yaml"), "utf8"));
   const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   for (const [ref, file] of Object.entries(EXTERNAL)) {
-    const { $schema: _schema, $id: _id, ...schema } = JSON.parse(readFileSync(path.join(STANDARDS, file), "utf8"));
+    const { $schema: _schema, $id: _id, ...schema } = JSON.parse(readFileSync(path.join(standardsDir(), file), "utf8"));
     ajv.addSchema({ ...schema, $id: BASE + ref });
   }
   ajv.addSchema({ $id: BASE + "openapi.json", components: doc.components });

@@ -1,0 +1,6 @@
+import { standardsDir } from "../helpers/standards-dir.js";
+
+/** Stops the conformance run before any test when the standards folder is missing. */
+export default function setup(): void {
+  standardsDir();
+}
