@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import type { OutboundPolicy } from "./outbound.js";
 
 /** Steward's configuration, read once from the environment (PRODUCT.md §1). */
 
@@ -35,6 +36,8 @@ export interface Config {
   feedCacheDir?: string;
   /** Most bytes the feed cache keeps; past it the oldest files go (FEED_CACHE_LIMIT_BYTES). */
   feedCacheLimitBytes: number;
+  /** What outgoing requests (notifications, the OpenID provider) may reach (src/platform/outbound.ts). */
+  outbound: OutboundPolicy;
 }
 
 export interface Limits {
@@ -81,6 +84,15 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (/^(true|1|yes|on)$/i.test(raw)) return true;
   if (/^(false|0|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** A comma-separated list of `host` or `host:port` entries, lower case. */
+function hostList(env: Env, name: string): string[] {
+  const entries = (env[name] ?? "").split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  for (const entry of entries) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)) throw new ConfigError(`${name} must list host names or host:port pairs separated by commas, got "${entry}"`);
+  }
+  return entries.map((entry) => entry.replace(/^\[|\](?=(:\d+)?$)/g, ""));
 }
 
 /**
@@ -180,5 +192,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     webDir: overrides.webDir ?? env.STEWARD_WEB_DIR ?? fileURLToPath(new URL("../../dist/web", import.meta.url)),
     feedCacheDir: overrides.feedCacheDir ?? (env.FEED_CACHE_DIR ? resolve(env.FEED_CACHE_DIR) : undefined),
     feedCacheLimitBytes: overrides.feedCacheLimitBytes ?? integer(env, "FEED_CACHE_LIMIT_BYTES", 1024 ** 3, 1024 ** 2, 2 ** 50),
+    outbound: overrides.outbound ?? {
+      allowPrivateNetworks: boolean(env, "NOTIFY_ALLOW_PRIVATE_NETWORKS", false),
+      allowedHosts: hostList(env, "NOTIFY_ALLOWED_HOSTS"),
+    },
   };
 }
