@@ -105,6 +105,14 @@ describe.each(DATABASES)("resource limits (%s)", (kind) => {
     expect(body.detail).toContain("AUTH_BODY_LIMIT_BYTES");
   });
 
+  it("holds every /auth route to AUTH_BODY_LIMIT_BYTES as configured (4 KiB here), not a fixed size", async () => {
+    const big = { email: "a@b.c", password: "x".repeat(8 * 1024), token: "t" };
+    for (const path of ["/auth/sign-in", "/auth/sign-out", "/auth/switch-organization", "/auth/invitation"]) {
+      const body = expectProblem(await request(t.url, "POST", path, big), 413);
+      expect(body.detail, path).toContain("AUTH_BODY_LIMIT_BYTES");
+    }
+  });
+
   it("413 for a catalog document over DOCUMENT_LIMIT_BYTES; nothing stored", async () => {
     const body = expectProblem(await t.api("PUT", "/api/teams/huge", { name: "Huge", description: "x".repeat(70 * 1024) }), 413);
     expect(body.detail).toContain("DOCUMENT_LIMIT_BYTES");

@@ -13,12 +13,6 @@ export { memberRoutes } from "./member-routes.js";
 
 const tags = ["sign-in"];
 
-/**
- * What `/auth/*` accepts is an address, a password and a token or two: 16 KiB is plenty, and a
- * caller without any key cannot make the server read and parse megabytes.
- */
-export const AUTH_BODY_LIMIT = 16 * 1024;
-
 /** The session token a request carries in its cookie. */
 export const sessionToken = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
 
@@ -49,12 +43,10 @@ function sendSignedIn(reply: FastifyReply, request: FastifyRequest, config: Conf
 /** `/auth/*`: how people sign in to the web app and join organizations. The web app then calls `/api` with the session cookie. */
 export function authRoutes(app: App, people: PeopleService, config: Config): void {
   const { sessions, invitations } = people;
-  const bodyLimit = AUTH_BODY_LIMIT;
 
   app.post(
     "/auth/sign-in",
     {
-      bodyLimit,
       schema: {
         tags,
         summary: "Sign in with email and password",
@@ -72,7 +64,7 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
 
   app.post(
     "/auth/sign-out",
-    { bodyLimit, schema: { tags, summary: "Sign out (ends the session)", response: { 204: NoContent, ...errors(403) } } },
+    { schema: { tags, summary: "Sign out (ends the session)", response: { 204: NoContent, ...errors(403) } } },
     async (request, reply) => {
       await sessions.signOut(sessionToken(request), request.headers["x-csrf-token"]);
       return reply.code(204).header("set-cookie", clearedSessionCookie(secure(request, config))).send(null);
@@ -92,7 +84,6 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
   app.post(
     "/auth/switch-organization",
     {
-      bodyLimit,
       schema: { tags, summary: "Work in another of your organizations", body: SwitchOrganizationSchema, response: { 200: SessionViewSchema, ...errors(403, 404, 413, 422) } },
     },
     async (request, reply) => {
@@ -117,7 +108,6 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
   app.post(
     "/auth/invitation",
     {
-      bodyLimit,
       schema: {
         tags,
         summary: "Accept an invitation (or the first-start setup link)",
