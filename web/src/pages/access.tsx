@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, type Access, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
+import { call, enc, get, getAll, withQuery, type Access, type Session, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
 import { canActFor, useSession } from "../session.js";
@@ -18,9 +18,24 @@ const canceledAt = (a: Access): string | undefined => {
   return typeof v === "string" ? v : undefined;
 };
 
+/**
+ * What waits for this person's decision, asked of the server: every requested access their teams
+ * provide (all of them for an owner), page after page, newest first. A filter over one page of
+ * every access would miss the newest requests of a large organization.
+ */
+async function awaitingDecision(session: Session): Promise<Access[]> {
+  const lists =
+    session.scope === "organization"
+      ? [await getAll<Access>(withQuery("/api/access", { status: "requested" }))]
+      : await Promise.all(session.teamIds.map((teamId) => getAll<Access>(withQuery("/api/access", { status: "requested", providerTeamId: teamId }))));
+  const byId = new Map(lists.flat().map((a) => [a.id, a]));
+  return [...byId.values()].reverse();
+}
+
 export function AccessInbox() {
   const { session } = useSession();
   const accesses = useLoad(() => get<Access[]>("/api/access"), []);
+  const awaiting = useLoad(() => awaitingDecision(session), [session.scope, session.teamIds.join(",")]);
   const products = useLoad(() => get<DataProduct[]>("/api/dataproducts"), []);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [view, setView] = useState<View>("inbox");
@@ -32,7 +47,7 @@ export function AccessInbox() {
   };
   const consumerTeam = (a: Access) => a.consumer.teamId ?? ownerOf(a.consumer.dataProductId);
   const all = [...(accesses.data ?? [])].reverse();
-  const inbox = all.filter((a) => a.info.status === "requested" && canActFor(session, a.provider.teamId));
+  const inbox = awaiting.data ?? [];
   const mine = all.filter((a) => (session.scope === "organization" ? true : session.teamIds.includes(consumerTeam(a) ?? "")));
   const shown = view === "inbox" ? inbox : view === "mine" ? mine : all;
 
@@ -59,8 +74,8 @@ export function AccessInbox() {
           {notice}
         </p>
       )}
-      <ErrorBox error={accesses.error} />
-      {accesses.loading && !accesses.data ? (
+      <ErrorBox error={view === "inbox" ? awaiting.error : accesses.error} />
+      {(view === "inbox" ? awaiting.loading && !awaiting.data : accesses.loading && !accesses.data) ? (
         <Loading />
       ) : shown.length === 0 ? (
         <Empty>{view === "inbox" ? "Nothing waits for your decision." : "No access requests."}</Empty>
@@ -90,6 +105,7 @@ export function AccessInbox() {
         onDone={(message) => {
           setNotice(message);
           accesses.reload();
+          awaiting.reload();
         }}
       />
     </>
