@@ -34,9 +34,11 @@ import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
 import { webAppRoutes } from "./webapp/static.js";
-import { withPlainDotIds } from "./webapp/page-paths.js";
+import { withPlainDotIds } from "./platform/http/page-paths.js";
 
-export const VERSION = "0.1.0";
+import { VERSION } from "./platform/version.js";
+
+export { VERSION };
 
 /**
  * Routes whose last segment is "the rest of the path" (tag ids may contain `/`) are described

@@ -1,6 +1,6 @@
 import type { FastifyServerOptions } from "fastify";
 import { buildApp } from "./app.js";
-import { cliCommand } from "./cli/command-name.js";
+import { cliCommand } from "./platform/command-name.js";
 import { CONTRACT_FORMATS } from "./contract-formats/index.js";
 import { PRODUCT_FORMATS } from "./product-formats/index.js";
 import { commitRelay } from "./events/notifier.js";

@@ -19,6 +19,7 @@ import { accessRepository } from "./modules/access/repository.js";
 import { conflict } from "./platform/errors.js";
 import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
+import { principalNames } from "./modules/people/principal-names.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
 import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
@@ -54,7 +55,7 @@ export interface Services {
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
-  const events = new EventLog(database, config, clock);
+  const events = new EventLog(database, config, clock, principalNames);
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
   return {

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { VERSION } from "../app.js";
+import { VERSION } from "../platform/version.js";
 import { ConfigError } from "../platform/config.js";
 import { ConnectorPositionStore, FeedConsumer, FilePositionStore, MemoryPositionStore, type FeedConsumerOptions, type PositionStore } from "../consumer/index.js";
 

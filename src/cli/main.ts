@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
-import { VERSION } from "../app.js";
+import { VERSION } from "../platform/version.js";
 import { ConfigError, loadConfig } from "../platform/config.js";
 import { systemClock } from "../platform/clock.js";
 import { openDatabase, type Database } from "../platform/database/index.js";
 import { describeDatabaseUrl } from "../platform/database/describe.js";
 import { migrateToLatest } from "../platform/database/migrations/index.js";
 import { Problem } from "../platform/errors.js";
-import { startServer } from "../server.js";
-import { createServices, type Services } from "../services.js";
+import type { Services } from "../services.js";
 import { registerConsumeCommand } from "./consume.js";
 import { registerConnectorCommands } from "./connector.js";
 
@@ -30,6 +29,8 @@ async function withServices<T>(databaseUrl: string | undefined, work: (services:
   const database: Database = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database);
+    // Loaded here, not at the top: `steward consume` and the connectors need none of the server.
+    const { createServices } = await import("../services.js");
     return await work(createServices(config, database, systemClock));
   } finally {
     await database.close();
@@ -48,6 +49,7 @@ program
       ...(opts.host ? { host: opts.host } : {}),
       ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
     });
+    const { startServer } = await import("../server.js");
     const server = await startServer(config);
     // One plain line for the person at the terminal (stderr, beside the JSON logs on stdout).
     process.stderr.write(`Steward listening on ${server.url} (web app and API), database: ${describeDatabaseUrl(config.databaseUrl)}\n`);

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../platform/database/index.js";
-import { organizationRepository } from "../modules/organizations/repository.js";
 import { eventRepository, type EnvelopeParts, type RenderedBatch } from "./repository.js";
 import type { StoredBatches } from "./stored-batches.js";
 
@@ -71,7 +70,7 @@ export class BatchSealer {
   start(logger: FastifyBaseLogger): void {
     this.logger = logger;
     this.sweeping = (async () => {
-      for (const organizationId of await organizationRepository.ids(this.database.db)) {
+      for (const organizationId of await eventRepository.organizationIds(this.database.db)) {
         if (this.stopped) return;
         await this.seal(organizationId).catch(() => {});
       }

@@ -8,7 +8,6 @@ import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
 import { BatchSealer, renderingKey } from "./batch-sealer.js";
 import { GroupCommit } from "./group-commit.js";
-import { principalNames } from "./principal-names.js";
 import { eventRepository, type BatchPage, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
 import { FeedCache } from "./feed-cache.js";
 import { StoredBatches } from "./stored-batches.js";
@@ -69,6 +68,9 @@ export function envelopePartsFor({ appUrl, eventTypePrefix }: Pick<Config, "appU
  * appends the change's events in the same database transaction, so there is no change without its
  * events and no event without its change.
  */
+/** Names for event principals, for people to read: given by the modules, which know keys and people. */
+export type PrincipalNamer = (ex: Executor, organizationId: string, principals: Iterable<string>) => Promise<Map<string, string>>;
+
 export class EventLog {
   /** In-process wake-ups, one event name per organization id. */
   readonly commits = new EventEmitter();
@@ -85,6 +87,8 @@ export class EventLog {
     private readonly database: Database,
     config: Config,
     private readonly clock: Clock,
+    /** Looks up who principals are (the modules know keys and people); without it, principals stay as stored. */
+    private readonly namePrincipals: PrincipalNamer = async () => new Map(),
   ) {
     this.commits.setMaxListeners(0);
     this.envelopeParts = envelopePartsFor(config);
@@ -211,9 +215,9 @@ export class EventLog {
     return eventRepository.readHistory(this.database.db, organizationId, subject, kinds, sinceKind, offset, Math.min(limit, MAX_BATCH));
   }
 
-  /** Readable names of principals: a key's display name, a person's address (see principal-names.ts). */
+  /** Readable names of principals: a key's display name, a person's address (see `PrincipalNamer`). */
   async principalNames(organizationId: string, principals: Iterable<string>): Promise<Map<string, string>> {
-    return principalNames(this.database.db, organizationId, principals);
+    return this.namePrincipals(this.database.db, organizationId, principals);
   }
 
   /**

@@ -68,6 +68,12 @@ const EVENT_COLUMNS = ["seq", "id", "kind", "subject", "time", "data", "principa
 
 /** The only SQL that touches the event log. */
 export const eventRepository = {
+  /** Every organization, for the sweeps that look at each log once (the batch sealer at start). */
+  async organizationIds(ex: Executor): Promise<string[]> {
+    const rows = await ex.selectFrom("organizations").select("id").execute();
+    return rows.map((row) => row.id);
+  },
+
   /**
    * Opens the transaction a group of changes runs in. On PostgreSQL it also takes the
    * organization's append lock, held until the transaction ends, so positions follow commit order

@@ -6,7 +6,7 @@ import { seedOwners, WRITE } from "../../test/helpers/every-kind.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { ensureWebBuilt } from "../../test/e2e/fixtures.js";
 import { ROOT } from "../../test/helpers/cli.js";
-import { idOfSegment, idSegment, PAGE_KINDS, pagePath, withPlainDotIds } from "./page-paths.js";
+import { idOfSegment, idSegment, PAGE_KINDS, pagePath, withPlainDotIds } from "../platform/http/page-paths.js";
 
 /** Ids that a plain percent-encoding turns into a link to another page, or into no path at all. */
 const AWKWARD_IDS = ["plain-id", ".", "..", "...", "a b?c#d%e\\f&g=h;i", "Ünïcode ✓", "index-abc123.js"];

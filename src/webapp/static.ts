@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/types.js";
-import { PAGE_KINDS } from "./page-paths.js";
+import { PAGE_KINDS } from "../platform/http/page-paths.js";
 
 /**
  * Serves the web app built into `config.webDir` (see web/): hashed build files under /static with

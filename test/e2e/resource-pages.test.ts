@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_KINDS, type PageKind } from "../../src/webapp/page-paths.js";
+import { PAGE_KINDS, type PageKind } from "../../src/platform/http/page-paths.js";
 import { BASE_CONTRACT, SHOWS_ID, seedOwners, WRITE } from "../helpers/every-kind.js";
 import type { TestServer } from "../helpers/server.js";
 import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";

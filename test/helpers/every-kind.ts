@@ -1,4 +1,4 @@
-import { idSegment, type PageKind } from "../../src/webapp/page-paths.js";
+import { idSegment, type PageKind } from "../../src/platform/http/page-paths.js";
 import type { ApiResponse, TestServer } from "./server.js";
 
 /**

@@ -3,7 +3,7 @@ import type { Static } from "@sinclair/typebox";
 import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
 import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src/modules/datacontracts/versions/shapes.js";
 import type { Violation } from "./violation.js";
-import { idSegment } from "../../src/webapp/page-paths.js";
+import { idSegment } from "../../src/platform/http/page-paths.js";
 
 export type { Violation };
 
@@ -111,7 +111,7 @@ export function withQuery(path: string, query: Record<string, string | undefined
 
 /** An id as one path segment, of a page or an /api path: percent-encoded, and `.`/`..` escaped (page-paths.ts). */
 export const enc = idSegment;
-export { pagePath, type PageKind } from "../../src/webapp/page-paths.js";
+export { pagePath, type PageKind } from "../../src/platform/http/page-paths.js";
 
 // The server's own shapes, so the two cannot drift apart.
 export type { Team } from "../../src/modules/teams/shapes.js";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { idOfSegment } from "../../src/webapp/page-paths.js";
+import { idOfSegment } from "../../src/platform/http/page-paths.js";
 
 /** A small history router: pages are chosen by path; same-origin links navigate without reloading. */
 

@@ -4,7 +4,7 @@
  * ODPS alike). Everything read here is chosen by a document author: it only ever selects entries
  * of the operator's configuration, never a host or a role by itself.
  */
-import { findOutputPort } from "../../modules/dataproducts/ports.js";
+import { findOutputPort } from "../../product-formats/ports.js";
 
 export interface AccessView {
   id: string;

@@ -3,7 +3,7 @@ import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { resourceRepository, type StoredResource } from "../shared/resource-repository.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
-import { findOutputPort } from "../dataproducts/ports.js";
+import { findOutputPort } from "../../product-formats/ports.js";
 import { accessRepository, type AccessRecord, type ConsumerType } from "./repository.js";
 import type { Access } from "./shapes.js";
 import { withMembers } from "../../platform/objects.js";

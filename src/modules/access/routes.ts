@@ -5,7 +5,7 @@ import { pageWindow, sendLimitedPage, sendPage } from "../../platform/http/pagin
 import { errors, FromQuery, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { badRequest } from "../../platform/errors.js";
-import { idSegment, pagePath } from "../../webapp/page-paths.js";
+import { idSegment, pagePath } from "../../platform/http/page-paths.js";
 import { ACCESS_STATUSES, PROVISIONING_TRANSITIONS } from "./lifecycle.js";
 import type { ConsumerType } from "./repository.js";
 import {

@@ -3,7 +3,7 @@ import { contractFormatOf } from "../../contract-formats/index.js";
 import { contractModels as boundedContractModels, contractViolations, parseContractAhead } from "../../contract-formats/models.js";
 import type { Executor } from "../../platform/database/index.js";
 import { conflict } from "../../platform/errors.js";
-import { outputPorts } from "../dataproducts/ports.js";
+import { outputPorts } from "../../product-formats/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { parseLimits } from "../../schema-formats/index.js";
 import { parseSchemaOffThread } from "../../schema-formats/off-thread.js";

@@ -6,7 +6,7 @@ import type { DocumentDefinition } from "../shared/document-service.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import type { Emit } from "../../events/log.js";
-import { outputPorts, type OutputPortView } from "./ports.js";
+import { outputPorts, type OutputPortView } from "../../product-formats/ports.js";
 import type { DataProduct } from "./shapes.js";
 
 /** One OutputPort event per port that appeared, changed or disappeared. */

@@ -21,11 +21,6 @@ export const organizationRepository = {
   },
 
   /** Every organization's id. */
-  async ids(ex: Executor): Promise<string[]> {
-    const rows = await ex.selectFrom("organizations").select("id").execute();
-    return rows.map((row) => row.id);
-  },
-
   async any(ex: Executor): Promise<boolean> {
     const row = await ex.selectFrom("organizations").select("id").limit(1).executeTakeFirst();
     return row !== undefined;

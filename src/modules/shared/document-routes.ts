@@ -7,7 +7,7 @@ import { principalOf, type App } from "../../platform/http/types.js";
 import type { ListFilter } from "./resource-repository.js";
 import { etagOfJson, tagListMatches, type Document, type DocumentService, type Preconditions } from "./document-service.js";
 import { withMembers } from "../../platform/objects.js";
-import { pagePath, type PageKind } from "../../webapp/page-paths.js";
+import { pagePath, type PageKind } from "../../platform/http/page-paths.js";
 
 export interface DocumentRoutesOptions<D extends Document> {
   /** Plural path segment under /api, e.g. `teams`; the web app's pages of the kind have the same. */

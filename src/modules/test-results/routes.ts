@@ -6,7 +6,7 @@ import { sendStored } from "../shared/document-routes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { TestResultService } from "./service.js";
 import { LatestTestResultsSchema, TestResultsSchema } from "./shapes.js";
-import { pagePath } from "../../webapp/page-paths.js";
+import { pagePath } from "../../platform/http/page-paths.js";
 
 const tags = ["test-results"];
 

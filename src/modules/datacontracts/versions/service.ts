@@ -4,7 +4,7 @@ import { diffModels } from "../../../contract-changes/diff.js";
 import type { NormalizedModel } from "../../../schema-formats/types.js";
 import type { ContractChange } from "../../../contract-changes/rules.js";
 import { principalOf, type Actor } from "../../../events/log.js";
-import { principalNames } from "../../../events/principal-names.js";
+import { principalNames } from "../../people/principal-names.js";
 import type { Principal } from "../../../platform/auth.js";
 import type { Clock } from "../../../platform/clock.js";
 import type { Database, Executor } from "../../../platform/database/index.js";

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { findOutputPort } from "../../../modules/dataproducts/ports.js";
+import { findOutputPort } from "../../../product-formats/ports.js";
 
 /** Accesses read and written per round trip. */
 const PAGE = 500;

@@ -1,6 +1,6 @@
-import type { Executor } from "../platform/database/index.js";
-import { apiKeyRepository } from "../modules/api-keys/repository.js";
-import { peopleRepository } from "../modules/people/repository.js";
+import type { Executor } from "../../platform/database/index.js";
+import { apiKeyRepository } from "../api-keys/repository.js";
+import { peopleRepository } from "./repository.js";
 
 /** What people read for the `system` principal: the scheduler inside Steward. */
 export const SYSTEM_NAME = "Steward";

@@ -1,8 +1,8 @@
 /**
  * Output ports, whichever format the product is written in: the one place that says how an
- * access, a connector or an event names a port (PRODUCT.md §4).
+ * access, a connector or an event names a port (docs/product.md §4).
  */
-import { productFormatOf, type OutputPortView } from "../../product-formats/index.js";
+import { productFormatOf, type OutputPortView } from "./index.js";
 
 export type { OutputPortView };
 
@@ -21,9 +21,4 @@ export function findOutputPort(product: Record<string, unknown>, ref: string): O
   if (exact) return exact;
   const named = ports.filter((p) => p.version !== undefined && p.name === ref);
   return named.length === 1 ? named[0] : undefined;
-}
-
-/** The owner team a product names, wherever its format keeps it. */
-export function productOwner(product: Record<string, unknown>): string | undefined {
-  return productFormatOf(product).facts(product).owner;
 }

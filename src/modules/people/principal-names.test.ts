@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASES } from "../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
-import { peopleRepository } from "../modules/people/repository.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { peopleRepository } from "./repository.js";
 import { principalNames } from "./principal-names.js";
 
 describe.each(DATABASES)("principal names (%s)", (kind) => {
