@@ -8,12 +8,12 @@ import { keyLeaseFeed } from "./modules/api-keys/key-lease.js";
 import type { Config } from "./platform/config.js";
 import { systemClock, type Clock } from "./platform/clock.js";
 import { openDatabase } from "./platform/database/index.js";
-import { PostgresListener } from "./platform/database/pg-listener.js";
+import { PostgresListener } from "./platform/database/drivers/pg-listener.js";
 import { migrateToLatest } from "./platform/database/migrations/index.js";
 import type { App } from "./platform/http/types.js";
 import { createServices, type Services } from "./services.js";
 import { AccessScheduler } from "./modules/access/scheduler.js";
-import { EventStatistics } from "./events/statistics.js";
+import { EventStatistics } from "./events/engine/statistics.js";
 import { deliverFirstStart, type FirstStartDelivery } from "./first-start.js";
 
 export interface RunningServer {

@@ -1,6 +1,6 @@
 import type { EventLog } from "./log.js";
 import { Problem } from "../platform/errors.js";
-import { ReadAhead } from "./read-ahead.js";
+import { ReadAhead } from "./engine/read-ahead.js";
 import type { RenderedBatch } from "./repository.js";
 
 export interface FeedRequest {

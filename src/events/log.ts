@@ -6,11 +6,11 @@ import { nanoTimestamp, type Clock } from "../platform/clock.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { badRequest, conflict } from "../platform/errors.js";
 import type { EventExtras, EventKind } from "./kinds.js";
-import { BatchSealer, renderingKey } from "./batch-sealer.js";
-import { GroupCommit } from "./group-commit.js";
+import { BatchSealer, renderingKey } from "./engine/batch-sealer.js";
+import { GroupCommit } from "./engine/group-commit.js";
 import { eventRepository, type BatchPage, type EnvelopeParts, type EventRow, type RenderedBatch } from "./repository.js";
-import { FeedCache } from "./feed-cache.js";
-import { StoredBatches } from "./stored-batches.js";
+import { FeedCache } from "./engine/feed-cache.js";
+import { StoredBatches } from "./engine/stored-batches.js";
 
 export const MAX_BATCH = 1000;
 

@@ -1,4 +1,4 @@
-import type { Subscription } from "../platform/database/pg-listener.js";
+import type { Subscription } from "../platform/database/drivers/pg-listener.js";
 import type { EventLog } from "./log.js";
 import { NOTIFY_CHANNEL } from "./repository.js";
 

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import pg from "pg";
-import { WRITE_LATER } from "../platform/database/pg-write-behind.js";
+import { WRITE_LATER } from "../platform/database/drivers/pg-write-behind.js";
 import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
-import { transactionControl } from "../platform/database/transaction-control.js";
+import { transactionControl } from "../platform/database/drivers/transaction-control.js";
 
 export interface EventRow {
   seq: number;

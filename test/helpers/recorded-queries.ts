@@ -1,7 +1,7 @@
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type RootOperationNode } from "kysely";
 import type { DB } from "../../src/platform/database/index.js";
-import { withNamedStatements } from "../../src/platform/database/pg-statements.js";
+import { withNamedStatements } from "../../src/platform/database/drivers/pg-statements.js";
 import { testPool, type DatabaseKind } from "./databases.js";
 
 /** `db` with every query sent through it recorded, unchanged, for tests that check what Steward asks the database. */

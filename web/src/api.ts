@@ -131,7 +131,7 @@ export type ChangeReport = Static<typeof ChangeReportSchema>;
 export type ContractChange = ChangeReport["changes"][number];
 export type AffectedAccess = ChangeReport["affectedAccesses"][number];
 
-export type ApiKey = Static<typeof ApiKeySchema> & { revokedByName?: string | null };
+export type ApiKey = Static<typeof ApiKeySchema>;
 
 export interface Member {
   email: string;

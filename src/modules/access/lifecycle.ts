@@ -124,17 +124,6 @@ export function decide(action: AccessAction, stage: Stage, sides: ReadonlySet<Si
   return { allowed: false, status: 403, detail: `While the access is ${STAGE_WORDS[stage]}, only the ${others} side may ${what} (${rule}).` };
 }
 
-/**
- * What a PUT may change, by member of the access document. `provider` and `consumer` never
- * change (422); the dates are `change-dates`; every other member is `change-terms`.
- */
-export const PUT_MEMBERS = {
-  fixed: ["provider", "consumer"],
-  dates: ["info.startDate", "info.endDate"],
-  /** Read-only: ignored in a body, set by Steward. */
-  readOnly: ["info.status", "info.active", "info.canceledAt", "provider.teamId", "provider.dataContractId", "provider.dataContractVersion", "provisioning"],
-} as const;
-
 /** What a new request is judged by when it is created. */
 export interface CreationFacts {
   autoApprove: boolean;

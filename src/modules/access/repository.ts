@@ -4,7 +4,7 @@ import type { AccessesTable } from "../../platform/database/tables.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
-import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
+import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import type { ResourceKind } from "../shared/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PostgresListener, Subscription } from "../../platform/database/pg-listener.js";
+import type { PostgresListener, Subscription } from "../../platform/database/drivers/pg-listener.js";
 
 /** How long a heartbeat that came back lets this process trust what it remembers. */
 export const LEASE_MS = 250;

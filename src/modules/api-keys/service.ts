@@ -120,7 +120,6 @@ export class ApiKeyService {
       scope: input.scope,
       team_id: teamId,
       secret_hash: hashSecret(key),
-      secret_hint: key.slice(0, 8),
       expires_at_input: input.expiresAt ?? null,
       expires_at: expiresAt,
       created_at: now.toISOString(),

@@ -16,11 +16,6 @@ export const organizationRepository = {
     return ex.selectFrom("organizations").selectAll().where("id", "=", id).executeTakeFirst();
   },
 
-  async findByName(ex: Executor, name: string) {
-    return ex.selectFrom("organizations").selectAll().where("name", "=", name).executeTakeFirst();
-  },
-
-  /** Every organization's id. */
   async any(ex: Executor): Promise<boolean> {
     const row = await ex.selectFrom("organizations").select("id").limit(1).executeTakeFirst();
     return row !== undefined;

@@ -178,10 +178,6 @@ export class DocumentService<D extends Document> {
     return found;
   }
 
-  async find(organizationId: string, id: string, ex: Executor = this.database.db): Promise<D | undefined> {
-    return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
-  }
-
   /** One page of documents as stored (see `getStored`); `cut` says the page ended at the byte limit with more to follow. */
   async listStored(p: Principal, filter: ListFilter): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
     this.definition.authorizeRead?.(p);

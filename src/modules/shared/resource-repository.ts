@@ -2,7 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourcesTable } from "../../platform/database/tables.js";
 import { containsText } from "../../platform/database/like.js";
-import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
+import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";

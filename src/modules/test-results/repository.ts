@@ -1,6 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
-import { WRITE_LATER } from "../../platform/database/pg-write-behind.js";
+import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import type { TestResultsTable } from "../../platform/database/tables.js";

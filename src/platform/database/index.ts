@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
-import { withNamedStatements } from "./pg-statements.js";
-import { withWriteBehind } from "./pg-write-behind.js";
-import { withStatementCache } from "./statement-cache.js";
+import { withNamedStatements } from "./drivers/pg-statements.js";
+import { withWriteBehind } from "./drivers/pg-write-behind.js";
+import { withStatementCache } from "./drivers/statement-cache.js";
 import type { DB } from "./tables.js";
 
 export type { DB } from "./tables.js";

@@ -16,8 +16,6 @@ export interface ApiKeysTable {
   team_id: string | null;
   /** SHA-256 of the secret, hex. The secret itself is never stored. */
   secret_hash: string;
-  /** First characters of the secret, so people can tell their keys apart. */
-  secret_hint: string;
   /** `expiresAt` exactly as the client sent it. */
   expires_at_input: string | null;
   /** `expiresAt` normalised for comparison. */
@@ -67,7 +65,7 @@ export interface EventsTable {
   comment: string | null;
 }
 
-/** A full batch of the feed, stored as rendered (src/events/batch-sealer.ts). */
+/** A full batch of the feed, stored as rendered (src/events/engine/batch-sealer.ts). */
 export interface EventBatchesTable {
   organization_id: string;
   /** The position the batch follows: it holds the next events of the organization after it. */

@@ -90,7 +90,7 @@ export function ApiKeysPage() {
                 <td data-label="Revoked">
                   <When value={k.revokedAt} />
                 </td>
-                <td data-label="Revoked by">{nameOf(principalOf(k.revokedBy), k.revokedByName)}</td>
+                <td data-label="Revoked by">{nameOf(principalOf(k.revokedBy))}</td>
               </tr>
             ))}
           </Table>

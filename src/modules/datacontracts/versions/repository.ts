@@ -1,5 +1,5 @@
 import type { Executor } from "../../../platform/database/index.js";
-import { WRITE_LATER } from "../../../platform/database/pg-write-behind.js";
+import { WRITE_LATER } from "../../../platform/database/drivers/pg-write-behind.js";
 
 export interface StoredVersion {
   n: number;

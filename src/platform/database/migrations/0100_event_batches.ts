@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
 
 /**
- * The feed's full batches, stored once rendered (src/events/batch-sealer.ts): a consumer catching
+ * The feed's full batches, stored once rendered (src/events/engine/batch-sealer.ts): a consumer catching
  * up then reads one row per batch instead of rendering a thousand. `after_seq` is the position the
  * batch follows, `last_seq` and `last_id` its last event; `parts` names the configuration and
  * rendering the body was made with, so a batch rendered for another `APP_URL` or type prefix is

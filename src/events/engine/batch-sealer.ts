@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../platform/database/index.js";
-import { eventRepository, type EnvelopeParts, type RenderedBatch } from "./repository.js";
+import type { Database } from "../../platform/database/index.js";
+import { eventRepository, type EnvelopeParts, type RenderedBatch } from "../repository.js";
 import type { StoredBatches } from "./stored-batches.js";
 
 /**

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, testPool, type TestDatabase } from "../../../test/helpers/databases.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../../../test/helpers/databases.js";
 import { perConnection } from "./per-connection.js";
 import { withNamedStatements } from "./pg-statements.js";
 import { withLiterals, withWriteBehind, WRITE_LATER } from "./pg-write-behind.js";

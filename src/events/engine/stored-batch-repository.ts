@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { DialectName, Executor } from "../platform/database/index.js";
-import type { RenderedBatch } from "./repository.js";
+import type { DialectName, Executor } from "../../platform/database/index.js";
+import type { RenderedBatch } from "../repository.js";
 
 /**
  * The first stored batch that ends after a position: where it starts and ends, and the batch

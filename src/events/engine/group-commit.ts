@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
-import type { DB, Database, Executor } from "../platform/database/index.js";
-import { refusedByPostgres } from "../platform/database/pg-write-behind.js";
-import { onOneConnection, type OnOneConnection } from "../platform/database/one-connection.js";
-import { transactionControl } from "../platform/database/transaction-control.js";
-import { eventRepository, type NewEventRow } from "./repository.js";
+import type { DB, Database, Executor } from "../../platform/database/index.js";
+import { refusedByPostgres } from "../../platform/database/drivers/pg-write-behind.js";
+import { onOneConnection, type OnOneConnection } from "../../platform/database/drivers/one-connection.js";
+import { transactionControl } from "../../platform/database/drivers/transaction-control.js";
+import { eventRepository, type NewEventRow } from "../repository.js";
 
 /**
  * One change waiting to be committed: its work, and the event rows that work produced (built by

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASES } from "../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
 import { ReadAhead } from "./read-ahead.js";
-import type { RenderedBatch } from "./repository.js";
+import type { RenderedBatch } from "../repository.js";
 
 describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind) => {
   let t: TestServer;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Executor } from "./index.js";
+import type { Executor } from "../index.js";
 
 /**
  * Transaction control as plain statements on one connection. Group commit (src/events/) opens

@@ -1,6 +1,6 @@
 /** PostgreSQL's view of the events table, for keeping its planner statistics current (`statistics.ts`). */
 import { sql } from "kysely";
-import type { Executor } from "../platform/database/index.js";
+import type { Executor } from "../../platform/database/index.js";
 import type { EventTableActivity } from "./statistics.js";
 
 /** First key of the advisory lock that lets one process at a time look after the statistics. */

@@ -10,8 +10,8 @@
  * alone and needs none of this.
  */
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../platform/database/index.js";
-import { PeriodicTask } from "../platform/periodic.js";
+import type { Database } from "../../platform/database/index.js";
+import { PeriodicTask } from "../../platform/periodic.js";
 import { eventStatisticsRepository } from "./statistics-repository.js";
 
 export interface EventTableActivity {

@@ -1,13 +1,13 @@
 import { RawNode, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASES } from "../../test/helpers/databases.js";
-import { loggedConnection, recordingQueries } from "../../test/helpers/recorded-queries.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
-import { resourceRepository } from "../modules/shared/resource-repository.js";
-import { WRITE_LATER } from "../platform/database/pg-write-behind.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { loggedConnection, recordingQueries } from "../../../test/helpers/recorded-queries.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { resourceRepository } from "../../modules/shared/resource-repository.js";
+import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import { GroupCommit } from "./group-commit.js";
-import type { NewEventRow } from "./repository.js";
+import type { NewEventRow } from "../repository.js";
 
 /** The indexed columns of a team row named `id`, for changes that write one. */
 const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) });

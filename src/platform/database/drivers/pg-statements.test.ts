@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testPool, type TestDatabase } from "../../../test/helpers/databases.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../../../test/helpers/databases.js";
 import { withNamedStatements } from "./pg-statements.js";
 
 interface Tables {

@@ -3,14 +3,14 @@
  * never for another rendering, and a consumer that starts anywhere still reads every event once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASES } from "../../test/helpers/databases.js";
-import { loggedConnection } from "../../test/helpers/recorded-queries.js";
-import { startTestServer, type TestServer } from "../../test/helpers/server.js";
-import { openDatabase } from "../platform/database/index.js";
-import { startServer } from "../server.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { loggedConnection } from "../../../test/helpers/recorded-queries.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { openDatabase } from "../../platform/database/index.js";
+import { startServer } from "../../server.js";
 import { renderingKey } from "./batch-sealer.js";
-import { envelopePartsFor, EventLog, MAX_BATCH } from "./log.js";
-import type { EventRow } from "./repository.js";
+import { envelopePartsFor, EventLog, MAX_BATCH } from "../log.js";
+import type { EventRow } from "../repository.js";
 import { storedBatchRepository } from "./stored-batch-repository.js";
 
 describe.each(DATABASES)("the feed's stored batches (%s)", (kind) => {

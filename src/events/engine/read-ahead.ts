@@ -1,5 +1,5 @@
-import { MAX_BATCH } from "./log.js";
-import type { RenderedBatch } from "./repository.js";
+import { MAX_BATCH } from "../log.js";
+import type { RenderedBatch } from "../repository.js";
 
 /**
  * A consumer catching up asks, batch after batch, for "the events after the last one you sent

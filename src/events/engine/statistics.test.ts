@@ -7,9 +7,9 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASES, type TestDatabase } from "../../test/helpers/databases.js";
-import { openDatabase, type Database } from "../platform/database/index.js";
-import { migrateToLatest } from "../platform/database/migrations/index.js";
+import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
+import { openDatabase, type Database } from "../../platform/database/index.js";
+import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { EventStatistics, statisticsBehind, type EventTableActivity } from "./statistics.js";
 import { eventStatisticsRepository } from "./statistics-repository.js";
 

@@ -1,7 +1,7 @@
 import { Kysely, SingleConnectionProvider, type DatabaseConnection, type Dialect, type Driver } from "kysely";
-import type { Database } from "./index.js";
+import type { Database } from "../index.js";
 import { perConnection } from "./per-connection.js";
-import type { DB } from "./tables.js";
+import type { DB } from "../tables.js";
 
 /** Runs `work` on one connection, held for the whole of it. */
 export type OnOneConnection = <T>(work: (conn: Kysely<DB>) => Promise<T>) => Promise<T>;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASES, type DatabaseKind, type TestDatabase } from "../../../test/helpers/databases.js";
-import { openDatabase, type Database, type DB } from "./index.js";
+import { createTestDatabase, DATABASES, type DatabaseKind, type TestDatabase } from "../../../../test/helpers/databases.js";
+import { openDatabase, type Database, type DB } from "../index.js";
 import { onOneConnection, type OnOneConnection } from "./one-connection.js";
 
 /** A fresh database with an empty table `one_connection`, and the runner group commit would use on it. */

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../../../test/consumer/helpers.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/helpers/databases.js";
+import { until } from "../../../../test/consumer/helpers.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/helpers/databases.js";
 import { PostgresListener } from "./pg-listener.js";
 
 const quiet = { warn() {} } as never;

@@ -1,6 +1,6 @@
-import type { Database } from "../platform/database/index.js";
+import type { Database } from "../../platform/database/index.js";
 import type { FeedCache } from "./feed-cache.js";
-import type { RenderedBatch } from "./repository.js";
+import type { RenderedBatch } from "../repository.js";
 import { storedBatchRepository, type StoredBatchAhead, type StoredBatchEntry } from "./stored-batch-repository.js";
 
 /** Stored batches looked up at once when the feed cache looks in the database. */

@@ -5,8 +5,8 @@
  */
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { DATABASES } from "../../test/helpers/databases.js";
-import { serverWithCachedLog } from "../../test/helpers/events.js";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { serverWithCachedLog } from "../../../test/helpers/events.js";
 import { BatchBuffers } from "./batch-buffers.js";
 
 describe("lent batch buffers", () => {
