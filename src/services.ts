@@ -15,8 +15,7 @@ import { dataContractDefinition } from "./modules/datacontracts/service.js";
 import type { DataContract } from "./modules/datacontracts/shapes.js";
 import { ContractVersionService } from "./modules/datacontracts/versions/service.js";
 import { AccessService } from "./modules/access/service.js";
-import { accessRepository } from "./modules/access/repository.js";
-import { conflict } from "./platform/errors.js";
+import { accessesInUse } from "./modules/access/in-use.js";
 import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
 import { principalNames } from "./modules/people/principal-names.js";
@@ -58,6 +57,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const events = new EventLog(database, config, clock, principalNames);
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
+  const inUse = accessesInUse(clock);
   return {
     config,
     clock,
@@ -70,42 +70,17 @@ export function createServices(config: Config, database: Database, clock: Clock)
     }),
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
-    teams: new DocumentService(
-      teamDefinition({
-        countOpenAccesses: (ex, organizationId, teamId) => accessRepository.countOpenForTeam(ex, organizationId, teamId, clock.now().toISOString()),
-      }),
-      database,
-      events,
-      clock,
-    ),
+    teams: new DocumentService(teamDefinition({ countOpenAccesses: inUse.countForTeam }), database, events, clock),
     connectors: new DocumentService(connectorDefinition, database, events, clock),
     dataProducts: new DocumentService(
-      dataProductDefinition({
-        async checkNotInUse(ex, organizationId, productId, portIds) {
-          const open = await accessRepository.openForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
-          if (open.count > 0) {
-            // The ports in use, and at most ten of them: a product may drop thousands at once.
-            const named = open.portIds.slice(0, 10).map((id) => `'${id}'`).join(", ");
-            const more = open.portIds.length > 10 ? ` and ${open.portIds.length - 10} more` : "";
-            const what = portIds ? `output port(s) ${named}${more} of data product '${productId}'` : `data product '${productId}'`;
-            throw conflict(`${open.count} access request(s) still use ${what}. Cancel or delete them first.`);
-          }
-          // A product that consumes data is the consumer side of its accesses: deleting it would
-          // leave them without the team that may withdraw or cancel them.
-          const consumed = portIds === undefined ? await accessRepository.countOpenConsumedBy(ex, organizationId, productId, clock.now().toISOString()) : 0;
-          if (consumed > 0) throw conflict(`Data product '${productId}' consumes data through ${consumed} open access request(s). Cancel or delete them first.`);
-        },
-      }, { maxOutputPorts: config.maxOutputPorts }),
+      dataProductDefinition({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }),
       database,
       events,
       clock,
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      dataContractDefinition({
-        countOpenAccesses: (ex, organizationId, contractId) => accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString()),
-        versions: contractVersions,
-      }),
+      dataContractDefinition({ countOpenAccesses: inUse.countForContract, versions: contractVersions }),
       database,
       events,
       clock,
