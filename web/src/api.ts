@@ -2,6 +2,8 @@
 import type { Static } from "@sinclair/typebox";
 import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
 import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src/modules/datacontracts/versions/shapes.js";
+import type { InvitationViewSchema, MemberSchema, SessionViewSchema } from "../../src/modules/people/shapes.js";
+import type { CloudEventSchema } from "../../src/events/shapes.js";
 import type { Violation } from "./violation.js";
 import { idSegment } from "../../src/platform/http/page-paths.js";
 
@@ -21,15 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface Session {
-  user: { id: string; email: string };
-  organizations: Array<{ id: string; name: string; role: "owner" | "member" }>;
-  currentOrganizationId: string | null;
-  role: "owner" | "member" | null;
-  scope: "organization" | "team" | null;
-  teamIds: string[];
-  csrfToken: string;
-}
+export type Session = Static<typeof SessionViewSchema>;
 
 let csrfToken = "";
 let onUnauthorized: () => void = () => {};
@@ -133,31 +127,8 @@ export type AffectedAccess = ChangeReport["affectedAccesses"][number];
 
 export type ApiKey = Static<typeof ApiKeySchema>;
 
-export interface Member {
-  email: string;
-  role: "owner" | "member";
-  status: "active" | "invited";
-  userId: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  invitationUrl?: string;
-}
-
-export interface Invitation {
-  organizationName: string;
-  email: string | null;
-  role: "owner" | "member";
-  expiresAt: string;
-  accountExists: boolean;
-  signedInAs: string | null;
-}
-
-export interface CloudEvent {
-  id: string;
-  type: string;
-  time: string;
-  subject: string;
-  principal?: string;
-  data: { id: string; timestamp: string; outputPortId?: string; status?: string };
-}
+export type Member = Static<typeof MemberSchema>;
+export type Invitation = Static<typeof InvitationViewSchema>;
+/** An event of the feed; `data` carries more members for some kinds (`outputPortId`, `status`, …). */
+export type CloudEvent = Static<typeof CloudEventSchema> & { data: { outputPortId?: string; status?: string } };
 
