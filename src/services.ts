@@ -19,6 +19,7 @@ import { accessesInUse } from "./modules/access/in-use.js";
 import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
 import { principalNames } from "./modules/people/principal-names.js";
+import { SearchService } from "./modules/search/service.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
 import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
@@ -51,6 +52,8 @@ export interface Services {
   testResults: TestResultService;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
+  /** Full-text search over the catalog. */
+  search: SearchService;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -92,5 +95,6 @@ export function createServices(config: Config, database: Database, clock: Clock)
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
     people: new PeopleService(database, clock, config),
+    search: new SearchService(database, config.appUrl),
   };
 }

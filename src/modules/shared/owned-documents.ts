@@ -7,6 +7,7 @@ import { SafeText } from "../../platform/http/shapes.js";
 import { policy } from "../../policies/index.js";
 import { resourceRepository } from "./resource-repository.js";
 import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
+import { documentWords } from "./document-words.js";
 import type { DocumentRoutesOptions } from "./document-routes.js";
 
 /** What an owned document says about itself, wherever its format keeps it: a contract's or a product's facts. */
@@ -23,7 +24,7 @@ export function ownedDocument<D extends Document>(what: string, facts: (doc: D) 
         status: f.status ?? null,
         domain: f.domain ?? null,
         archetype: f.archetype ?? null,
-        searchText: searchText(doc.id, f.title, f.description),
+        searchText: searchText(doc.id, f.title, f.description, ...documentWords(doc)),
       };
     },
     authorize: (p, _id, before, after) =>

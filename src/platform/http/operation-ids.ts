@@ -81,6 +81,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /api/datacontracts/{id}/test-results": "getDataContractTestResults",
   "GET /api/events/recent": "getRecentEvents",
   "GET /api/events": "pollEvents",
+  "GET /api/search": "getSearch",
   "POST /auth/sign-in": "signIn",
   "POST /auth/sign-out": "signOut",
   "GET /auth/session": "getSession",

@@ -19,6 +19,7 @@ import eventBatches from "./0100_event_batches.js";
 import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
 import noSecretHint from "./0125_no_secret_hint.js";
+import search from "./0200_search.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0110_lists_in_order": listsInOrder,
   "0120_access_port_ids": accessPortIds,
   "0125_no_secret_hint": noSecretHint,
+  "0200_search": search,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { postgresQuery, searchTerms, sqliteMatch } from "./terms.js";
+
+describe("search terms", () => {
+  it("keeps words of letters, digits and underscores, each a prefix, and nothing of the index's syntax", () => {
+    expect(searchTerms('rcvr_id "Orders" OR NEAR(a b) *:^')).toEqual(["rcvr_id", "orders", "or", "near", "a", "b"]);
+    expect(sqliteMatch(["rcvr_id", "ord"])).toBe('"rcvr_id"* "ord"*');
+    expect(postgresQuery(["rcvr_id", "ord"])).toBe("'rcvr_id':* & 'ord':*");
+    expect(searchTerms("' & | ! ( ) : * \" -- ;")).toEqual([]);
+    expect(searchTerms("Ｏｒｄｅｒｓ Über")).toEqual(["orders", "über"]);
+    expect(searchTerms("a ".repeat(50) + "b c d e f g h i j k l")).toHaveLength(10);
+  });
+});
+
+describe.each(DATABASES)("search (%s)", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const put = async (path: string, body: unknown) => {
+      const res = await t.api("PUT", path, body);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    };
+    await put("/api/teams/logistics", { name: "Logistics", description: "Warehouses and carriers." });
+    await put("/api/teams/sales", { name: "Sales" });
+    await put("/api/datacontracts/shipments", {
+      apiVersion: "v3.1.0",
+      kind: "DataContract",
+      id: "shipments",
+      name: "Shipments",
+      version: "1.0.0",
+      status: "active",
+      team: { name: "logistics" },
+      description: { purpose: "Parcels handed to carriers." },
+      schema: [{ name: "parcels", properties: [{ name: "rcvr_id", businessName: "Receiver", logicalType: "string", description: "Who receives the parcel" }] }],
+    });
+    await put("/api/dataproducts/orders", {
+      dataProductSpecification: "0.0.1",
+      info: { title: "Orders", owner: "sales", description: "Orders placed in the web shop." },
+      outputPorts: [{ id: "orders-warehouse", name: "Orders in the warehouse", dataContractId: "shipments" }],
+      tags: ["core"],
+    });
+    await put("/api/assets/orders-table", { info: { name: "orders_table", source: "snowflake", type: "table", description: "Raw orders" } });
+  });
+  afterAll(() => t?.close());
+
+  const search = async (query: string) => {
+    const res = await t.api("GET", `/api/search?${new URLSearchParams({ query })}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body as { query: string; results: Array<{ id: string; resourceType: string; name: string; ownerId: string | null; ownerName: string | null; url: string; description: string | null }> };
+  };
+
+  it("finds a contract by a field name inside it, with its owner and page", async () => {
+    const answer = await search("rcvr_id");
+    expect(answer.query).toBe("rcvr_id");
+    expect(answer.results).toEqual([
+      { id: "shipments", url: "http://steward.test/datacontracts/shipments", ownerId: "logistics", ownerName: "Logistics", name: "Shipments", resourceType: "DATA_CONTRACT", description: "Parcels handed to carriers." },
+    ]);
+    // The same words through a business name, and by prefix.
+    expect((await search("receiv")).results.map((r) => r.id)).toEqual(["shipments"]);
+  });
+
+  it("ranks title matches first across kinds, and filters by kind, team and tag", async () => {
+    const all = await search("orders");
+    expect(all.results.map((r) => `${r.resourceType}:${r.id}`)).toEqual(expect.arrayContaining(["DATA_PRODUCT:orders", "DATA_ASSET:orders-table"]));
+    // A match in the title outranks one inside the document.
+    expect((await t.api("PUT", "/api/teams/receiving", { name: "Receiving" })).status).toBe(200);
+    expect((await search("receiv")).results.map((r) => r.id)).toEqual(["receiving", "shipments"]);
+    expect((await t.api("DELETE", "/api/teams/receiving")).status).toBe(204);
+    expect((await t.api("GET", "/api/search?query=orders&resourceType=DATA_ASSET")).body.results.map((r: any) => r.id)).toEqual(["orders-table"]);
+    expect((await t.api("GET", "/api/search?query=orders&teamId=sales")).body.results.map((r: any) => r.id)).toEqual(["orders"]);
+    expect((await t.api("GET", "/api/search?query=orders&tag=core")).body.results.map((r: any) => r.id)).toEqual(["orders"]);
+    // A port's name finds its product.
+    expect((await search("warehouse")).results.map((r) => r.id)).toContain("orders");
+  });
+
+  it("finds what a write changed as soon as it answered, and forgets what was deleted", async () => {
+    expect((await search("zeppelin")).results).toEqual([]);
+    expect((await t.api("PUT", "/api/teams/air", { name: "Zeppelin freight" })).status).toBe(200);
+    expect((await search("zeppelin")).results.map((r) => r.id)).toEqual(["air"]);
+    expect((await t.api("PUT", "/api/teams/air", { name: "Air freight" })).status).toBe(200);
+    expect((await search("zeppelin")).results).toEqual([]);
+    expect((await t.api("DELETE", "/api/teams/air")).status).toBe(204);
+    expect((await search("freight")).results).toEqual([]);
+  });
+
+  it("sees only its own organization", async () => {
+    const other = await t.createOrganization("elsewhere");
+    expect((await t.api("PUT", "/api/teams/rcvr", { name: "Receivers rcvr_id" }, { key: other.key })).status).toBe(200);
+    expect((await search("rcvr_id")).results.map((r) => r.id)).toEqual(["shipments"]);
+    expect((await t.api("GET", "/api/search?query=shipments", undefined, { key: other.key })).body.results).toEqual([]);
+  });
+
+  it("pages with a Link, and answers hostile or empty queries without a 500", async () => {
+    for (let i = 0; i < 5; i++) await t.api("PUT", `/api/teams/page-${i}`, { name: `Pageable ${i}` });
+    const first = await t.api("GET", "/api/search?query=pageable&pageSize=2");
+    expect(first.body.results).toHaveLength(2);
+    expect(first.headers.get("link")).toContain("p=1");
+    const seen = new Set<string>();
+    for (let p = 0; p < 3; p++) for (const r of (await t.api("GET", `/api/search?query=pageable&pageSize=2&p=${p}`)).body.results) seen.add(r.id);
+    expect(seen.size).toBe(5);
+    for (const query of ['"', "*", "' OR 1=1 --", "NEAR(", "a:* & !", "\u00a0", "x".repeat(1000)]) {
+      const res = await t.api("GET", `/api/search?${new URLSearchParams({ query })}`);
+      expect(res.status, `${query}: ${res.text}`).toBe(200);
+    }
+    for (const path of ["/api/search", "/api/search?query=", "/api/search?query=a&resourceType=NOPE", "/api/search?query=a&pageSize=0", "/api/search?query=a&pageSize=500", `/api/search?query=${"x".repeat(1001)}`]) {
+      const res = await t.api("GET", path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+  });
+});
