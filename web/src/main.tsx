@@ -2,6 +2,7 @@ import { render, type ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, useCsrfToken, whenUnauthorized, type Session } from "./api.js";
 import { match, navigate, useLocation } from "./router.js";
+import { SearchBox } from "./components/search-box.js";
 import { SessionContext, useSession } from "./session.js";
 import { Loading } from "./ui.js";
 import { InvitationPage, SignInPage } from "./pages/auth.js";
@@ -137,6 +138,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
             ))}
           </ul>
         </nav>
+        <SearchBox />
         <div class="account">
           {session.organizations.length > 1 ? (
             <select

@@ -1,0 +1,44 @@
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../helpers/server.js";
+import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
+
+describe("the search box in a browser", () => {
+  let t: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startSeededServer(), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("is focused by /, groups results by kind, and opens one with the keyboard", async () => {
+    const page = await openPage(browser, contexts, t.url, PEOPLE.consumer);
+    await page.goto(`${t.url}/teams`);
+    await page.getByRole("heading", { level: 1, name: "Teams" }).waitFor();
+    await page.keyboard.press("/");
+    const box = page.getByRole("combobox", { name: "Search the catalog" });
+    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type("order");
+    const list = page.getByRole("listbox", { name: "Search results" });
+    await list.getByRole("group", { name: "Data products" }).getByRole("option", { name: /Orders/ }).waitFor();
+    await list.getByRole("group", { name: "Data contracts" }).getByRole("option", { name: /Orders/ }).waitFor();
+    // The first option is the data product; one step down is the contract.
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${t.url}/datacontracts/orders-v1`);
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+
+    // A column of the contract's dbt model finds it too; nothing found says so.
+    await page.keyboard.press("/");
+    await page.keyboard.type("zzz-nothing");
+    await page.getByText("Nothing found for “zzz-nothing”.").waitFor();
+    await page.keyboard.press("Escape");
+    expect(await list.count()).toBe(0);
+  });
+});
