@@ -17,6 +17,7 @@ import { definitionRoutes } from "./modules/definitions/routes.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
+import { mcpRoutes } from "./mcp/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { databaseUnavailable, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
@@ -217,6 +218,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     eventRoutes(api, services.feed);
     searchRoutes(api, services.search);
   });
+
+  // AI agents: the Model Context Protocol, with an API key, doing no more than the key could.
+  mcpRoutes(app, services);
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.
   authRoutes(app, services.people, config);

@@ -26,6 +26,7 @@ const LAYERS: Record<string, string> = {
   policies: "policies",
   modules: "modules",
   webapp: "app",
+  mcp: "app",
   "app.ts": "app",
   "services.ts": "app",
   "server.ts": "server",

@@ -23,7 +23,8 @@ describe("the search box in a browser", () => {
     await page.getByRole("heading", { level: 1, name: "Teams" }).waitFor();
     await page.keyboard.press("/");
     const box = page.getByRole("combobox", { name: "Search the catalog" });
-    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe("Search the catalog");
+    await box.waitFor();
     await page.keyboard.type("order");
     const list = page.getByRole("listbox", { name: "Search results" });
     await list.getByRole("group", { name: "Data products" }).getByRole("option", { name: /Orders/ }).waitFor();

@@ -1,0 +1,105 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../test/helpers/databases.js";
+import { request, startTestServer, type TestServer } from "../../test/helpers/server.js";
+
+/** An MCP client of the official SDK, over Streamable HTTP, sending `key`. */
+async function connect(url: string, key: string): Promise<Client> {
+  const client = new Client({ name: "steward-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { "x-api-key": key } } }));
+  return client;
+}
+
+const text = (result: any): string => result.content?.[0]?.text ?? "";
+const json = (result: any): any => JSON.parse(text(result));
+
+describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
+  let t: TestServer;
+  let analyticsKey: string;
+  let readKey: string;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const put = async (path: string, body: unknown) => {
+      const res = await t.api("PUT", path, body);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    };
+    await put("/api/teams/payments", { name: "Payments" });
+    await put("/api/teams/analytics", { name: "Analytics" });
+    await put("/api/datacontracts/orders-v1", {
+      apiVersion: "v3.1.0",
+      kind: "DataContract",
+      id: "orders-v1",
+      name: "Orders",
+      version: "1.0.0",
+      status: "active",
+      team: { name: "payments" },
+      schema: [{ name: "orders", properties: [{ name: "order_id", logicalType: "string" }] }],
+    });
+    await put("/api/dataproducts/orders", {
+      dataProductSpecification: "0.0.1",
+      info: { title: "Orders", owner: "payments" },
+      outputPorts: [{ id: "warehouse", name: "Warehouse", dataContractId: "orders-v1" }],
+    });
+    analyticsKey = (await t.api("POST", "/api/api-keys", { scope: "team", teamId: "analytics" })).body.key;
+    readKey = (await t.api("POST", "/api/api-keys", { scope: "team_read", teamId: "analytics" })).body.key;
+  });
+  afterAll(() => t?.close());
+
+  it("lists every tool, and answers search, reads and an access request as the API would", async () => {
+    const client = await connect(t.url, analyticsKey);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((x) => x.name).sort()).toEqual(["access_status", "get_data_contract", "get_data_product", "list_my_accesses", "request_access", "search"]);
+      expect(tools.find((x) => x.name === "request_access")?.inputSchema.required).toEqual(["dataProductId", "outputPortId", "purpose"]);
+
+      const found = json(await client.callTool({ name: "search", arguments: { query: "order_id" } }));
+      expect(found.map((r: any) => r.id)).toEqual(["orders-v1"]);
+      expect(json(await client.callTool({ name: "get_data_product", arguments: { id: "orders" } })).outputPorts[0].id).toBe("warehouse");
+      const contract = json(await client.callTool({ name: "get_data_contract", arguments: { id: "orders-v1" } }));
+      expect(contract).toMatchObject({ document: { id: "orders-v1" }, context: null });
+
+      const requested = json(await client.callTool({ name: "request_access", arguments: { dataProductId: "orders", outputPortId: "warehouse", purpose: "Churn model" } }));
+      expect(requested).toMatchObject({ info: { purpose: "Churn model", status: "requested" }, consumer: { teamId: "analytics" } });
+      expect(json(await client.callTool({ name: "access_status", arguments: { id: requested.id } })).info.status).toBe("requested");
+      expect(json(await client.callTool({ name: "list_my_accesses", arguments: {} })).map((a: any) => a.id)).toEqual([requested.id]);
+      // The API sees the same access, made by this key.
+      const history = await t.api("GET", `/api/access/${requested.id}/history`);
+      expect(history.body[0].principal).toMatch(/^api-key:/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("can do no more than its key: a read-only key's request is refused, another team's product stays the provider's", async () => {
+    const reader = await connect(t.url, readKey);
+    try {
+      const refused = await reader.callTool({ name: "request_access", arguments: { dataProductId: "orders", outputPortId: "warehouse", purpose: "x" } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^403: /);
+    } finally {
+      await reader.close();
+    }
+    const client = await connect(t.url, analyticsKey);
+    try {
+      // Asking for another team as the consumer is refused as through the API.
+      const foreign = await client.callTool({ name: "request_access", arguments: { dataProductId: "orders", outputPortId: "warehouse", purpose: "x", consumerTeamId: "payments" } });
+      expect(foreign.isError).toBe(true);
+      expect(text(foreign)).toMatch(/^403: /);
+      const missing = await client.callTool({ name: "get_data_product", arguments: { id: "nope" } });
+      expect(missing.isError).toBe(true);
+      expect(text(missing)).toMatch(/^404: /);
+      await expect(client.callTool({ name: "get_data_product", arguments: { id: 7 } })).rejects.toThrow(/not valid/);
+      await expect(client.callTool({ name: "drop_tables", arguments: {} })).rejects.toThrow(/no tool/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a request without a valid key, and answers GET with 405", async () => {
+    await expect(connect(t.url, "stw_wrong")).rejects.toThrow();
+    const res = await request(t.url, "POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(res.status).toBe(401);
+    expect((await request(t.url, "GET", "/mcp", undefined, { key: analyticsKey })).status).toBe(405);
+  });
+});
