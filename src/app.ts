@@ -18,7 +18,8 @@ import { tagRoutes } from "./modules/tags/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { databaseUnavailable, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
+import { databaseUnavailable, forbidden, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
+import { scopePermits } from "./policies/scopes.js";
 import { configureParseLimits } from "./schema-formats/index.js";
 import { configureDocumentLimits } from "./modules/shared/document-limits.js";
 import { closeWorkers } from "./workers/pool.js";
@@ -196,6 +197,12 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       const principal = secret === undefined ? undefined : await services.apiKeys.authenticate(secret);
       if (!principal) throw unauthorized();
       request.principal = principal;
+    });
+    // What the key's scope lets it do at all is decided here, before any body is read.
+    api.addHook("onRequest", async (request) => {
+      if (!request.principal) return;
+      const verdict = scopePermits(request.principal.scope, { method: request.method, route: request.routeOptions.url ?? request.url });
+      if (!verdict.allowed) throw forbidden(verdict.detail);
     });
     memberRoutes(api, services.people);
     apiKeyRoutes(api, services.apiKeys);
