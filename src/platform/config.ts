@@ -35,6 +35,8 @@ export interface Config {
   feedCacheDir?: string;
   /** Most bytes the feed cache keeps; past it the oldest files go (FEED_CACHE_LIMIT_BYTES). */
   feedCacheLimitBytes: number;
+  /** METRICS_TOKEN: `GET /metrics` is served, to this bearer token only, when set. */
+  metricsToken?: string;
 }
 
 export interface Limits {
@@ -119,6 +121,16 @@ function checkPostgresPort(databaseUrl: string): void {
   );
 }
 
+/** METRICS_TOKEN, when set: long enough not to be guessed, and only characters a bearer token may hold. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return undefined;
+  if (raw.length < 16 || !/^[A-Za-z0-9._~+/=-]+$/.test(raw)) {
+    throw new ConfigError("METRICS_TOKEN must be at least 16 characters of A-Z, a-z, 0-9 and . _ ~ + / = - (e.g. openssl rand -hex 32)");
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? integer(env, "PORT", 8080, 0, 65535);
   const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? "sqlite:./data/steward.db";
@@ -180,5 +192,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     webDir: overrides.webDir ?? env.STEWARD_WEB_DIR ?? fileURLToPath(new URL("../../dist/web", import.meta.url)),
     feedCacheDir: overrides.feedCacheDir ?? (env.FEED_CACHE_DIR ? resolve(env.FEED_CACHE_DIR) : undefined),
     feedCacheLimitBytes: overrides.feedCacheLimitBytes ?? integer(env, "FEED_CACHE_LIMIT_BYTES", 1024 ** 3, 1024 ** 2, 2 ** 50),
+    metricsToken: overrides.metricsToken ?? metricsToken(env),
   };
 }
