@@ -216,8 +216,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     });
     // What the key's scope lets it do at all is decided here, before any body is read.
     api.addHook("onRequest", async (request) => {
-      if (!request.principal) return;
-      const verdict = scopePermits(request.principal.scope, { method: request.method, route: request.routeOptions.url ?? request.url });
+      // A path no route matches is a 404 for every scope.
+      if (!request.principal || request.routeOptions.url === undefined) return;
+      const verdict = scopePermits(request.principal.scope, { method: request.method, route: request.routeOptions.url });
       if (!verdict.allowed) throw forbidden(verdict.detail);
     });
     memberRoutes(api, services.people);
