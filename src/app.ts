@@ -20,10 +20,13 @@ import { searchRoutes } from "./modules/search/routes.js";
 import { mcpRoutes } from "./mcp/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { databaseUnavailable, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
+import { databaseUnavailable, forbidden, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
+import { scopePermits } from "./policies/scopes.js";
+import { registerMetrics } from "./metrics/http.js";
+import { requestContext } from "./metrics/registry.js";
 import { configureParseLimits } from "./schema-formats/index.js";
 import { configureDocumentLimits } from "./modules/shared/document-limits.js";
-import { closeWorkers } from "./workers/pool.js";
+import { closeWorkers, workerQueueDepth } from "./workers/pool.js";
 import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
@@ -118,6 +121,15 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
+  registerMetrics(app, {
+    token: config.metricsToken,
+    source: {
+      heldLongPolls: () => services.feed.heldLongPolls,
+      poolWaiting: () => services.database.pool?.waitingCount,
+      poolTotal: () => services.database.pool?.totalCount,
+      workerQueueDepth,
+    },
+  });
   // The router refuses a path it cannot decode; a query string with a broken escape (`%ZZ`, half
   // a UTF-8 character) would be read with the escape left in, so it is refused the same way.
   app.addHook("onRequest", (request, _reply, done) => {
@@ -200,6 +212,18 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       const principal = secret === undefined ? undefined : await services.apiKeys.authenticate(secret);
       if (!principal) throw unauthorized();
       request.principal = principal;
+    });
+    // Work this request hands on (worker threads) is counted for its organization.
+    api.addHook("onRequest", async (request) => {
+      const context = requestContext.getStore();
+      if (context && request.principal) context.organizationId = request.principal.organizationId;
+    });
+    // What the key's scope lets it do at all is decided here, before any body is read.
+    api.addHook("onRequest", async (request) => {
+      // A path no route matches is a 404 for every scope.
+      if (!request.principal || request.routeOptions.url === undefined) return;
+      const verdict = scopePermits(request.principal.scope, { method: request.method, route: request.routeOptions.url });
+      if (!verdict.allowed) throw forbidden(verdict.detail);
     });
     memberRoutes(api, services.people);
     apiKeyRoutes(api, services.apiKeys);

@@ -30,7 +30,7 @@ describe.each(DATABASES)("the steward command (%s)", (kind) => {
 
     const key = await runCli(["key", "create", "--org", created.organizationId, "--name", "deploy bot", "--json"], { DATABASE_URL: database.url });
     expect(key.code, key.stderr).toBe(0);
-    expect(JSON.parse(key.stdout)).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^stw_/), scope: "organization", teamId: null });
+    expect(JSON.parse(key.stdout)).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^stw_/), scope: "organization", teamId: null, userId: null });
 
     const noTeam = await runCli(["key", "create", "--org", created.organizationId, "--team", "ghosts"], { DATABASE_URL: database.url });
     expect(noTeam.code).toBe(1);
@@ -57,6 +57,19 @@ describe.each(DATABASES)("the steward command (%s)", (kind) => {
       await server.exited;
     }
   });
+
+  it("creates keys of every scope with --scope, a person's with --user", async () => {
+    const org = JSON.parse((await runCli(["org", "create", "--name", "scoped", "--json"], { DATABASE_URL: database.url })).stdout);
+    const connectorKey = await runCli(["key", "create", "--org", org.organizationId, "--scope", "connector", "--json"], { DATABASE_URL: database.url });
+    expect(connectorKey.code, connectorKey.stderr).toBe(0);
+    expect(JSON.parse(connectorKey.stdout)).toMatchObject({ scope: "connector", teamId: null, userId: null, apiKey: expect.stringMatching(/^stw_/) });
+    const badScope = await runCli(["key", "create", "--org", org.organizationId, "--scope", "root"], { DATABASE_URL: database.url });
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toMatch(/--scope must be one of organization, organization_read/);
+    const nobody = await runCli(["key", "create", "--org", org.organizationId, "--scope", "user", "--user", "nobody@example.com"], { DATABASE_URL: database.url });
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/userId: names no member/);
+  }, 120_000);
 
   it("rejects a bad configuration with a clear message", async () => {
     const res = await runCli(["migrate"], { DATABASE_URL: "mysql://nope" });

@@ -18,6 +18,7 @@ const SRC = join(ROOT, "src");
 const LAYERS: Record<string, string> = {
   platform: "platform",
   workers: "platform",
+  metrics: "platform",
   "schema-formats": "formats",
   "contract-formats": "formats",
   "product-formats": "formats",

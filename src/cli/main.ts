@@ -10,6 +10,8 @@ import { Problem } from "../platform/errors.js";
 import type { Services } from "../services.js";
 import { registerConsumeCommand } from "./consume.js";
 import { registerConnectorCommands } from "./connector.js";
+import { API_KEY_SCOPES } from "../modules/api-keys/shapes.js";
+import type { ApiKeyScope } from "../modules/api-keys/service.js";
 
 const program = new Command()
   .name("steward")
@@ -111,27 +113,34 @@ key
   .requiredOption("--org <organizationId>", "organization id")
   .option("--team <teamId>", "scope the key to this team")
   .option("--read-only", "with --team: the key reads everything and changes nothing (scope team_read)")
+  .option("--scope <scope>", `one of ${API_KEY_SCOPES.join(", ")} (default: organization, or team with --team)`)
+  .option("--user <userIdOrEmail>", "for scopes user and user_read: the member the key acts as")
   .option("--name <displayName>", "display name", "Key created with the CLI")
   .option("--expires-at <date>", "ISO 8601 date-time or date")
   .addOption(databaseOption())
   .option("--json", "print one JSON object")
-  .action(async (opts: { org: string; team?: string; readOnly?: boolean; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
+  .action(async (opts: { org: string; team?: string; readOnly?: boolean; scope?: string; user?: string; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
     if (opts.readOnly && !opts.team) throw new Problem(400, "--read-only needs --team: a read-only key belongs to a team.");
+    if (opts.scope !== undefined && !(API_KEY_SCOPES as readonly string[]).includes(opts.scope)) {
+      throw new Problem(400, `--scope must be one of ${API_KEY_SCOPES.join(", ")}.`);
+    }
+    const scope = (opts.scope ?? (opts.team ? (opts.readOnly ? "team_read" : "team") : "organization")) as ApiKeyScope;
     const created = await withServices(opts.databaseUrl, async (s) => {
       if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
       return s.database.db.transaction().execute((trx) =>
         s.apiKeys.createKey(trx, opts.org, {
           displayName: opts.name,
-          scope: opts.team ? (opts.readOnly ? "team_read" : "team") : "organization",
+          scope,
           teamId: opts.team ?? null,
+          userId: opts.user ?? null,
           expiresAt: opts.expiresAt ?? null,
         }),
       );
     });
     output(
       !!opts.json,
-      { id: created.id, apiKey: created.key, scope: created.scope, teamId: created.teamId },
-      `Created ${created.scope} key ${created.id}${created.teamId ? ` for team '${created.teamId}'` : ""}.\nAPI key (shown once, store it now): ${created.key}`,
+      { id: created.id, apiKey: created.key, scope: created.scope, teamId: created.teamId, userId: created.userId },
+      `Created ${created.scope} key ${created.id}${created.teamId ? ` for team '${created.teamId}'` : ""}${created.userId ? ` acting as user ${created.userId}` : ""}.\nAPI key (shown once, store it now): ${created.key}`,
     );
   });
 

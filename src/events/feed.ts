@@ -37,6 +37,11 @@ export class FeedService {
     this.readAhead = new ReadAhead((organizationId, afterSeq) => this.log.readBatch(organizationId, afterSeq, true));
   }
 
+  /** Long polls held open now (for GET /metrics). */
+  get heldLongPolls(): number {
+    return this.held;
+  }
+
   /** Answers every held long poll with what it has (usually `[]`); new ones are not held. */
   releaseAll(): void {
     this.shutdown.abort();

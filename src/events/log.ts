@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { eventsAppended } from "../metrics/registry.js";
 import type { FastifyBaseLogger } from "fastify";
 import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../platform/config.js";
@@ -133,6 +134,7 @@ export class EventLog {
           },
         });
         if (appended > 0) this.sealer.appended(organizationId, appended);
+        if (appended > 0) eventsAppended.inc(appended);
         return value;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;

@@ -3,11 +3,13 @@ import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 /**
  * Who is making a request: an API key, or a person signed in to the web app. `organization`
  * scope may do everything in the organization; `team` scope acts for the teams listed;
- * `team_read` (a read-only team key) reads the organization and changes nothing.
+ * `team_read` (a read-only team key) and `organization_read` read the organization and change
+ * nothing; `connector` reads, reports provisioning and keeps connector state (docs/security.md).
+ * A key bound to a person (`user`, `user_read`) becomes that person's principal.
  */
 export interface Principal {
   organizationId: string;
-  scope: "organization" | "team" | "team_read";
+  scope: PrincipalScope;
   /** The teams a team-scoped principal acts for: a team key's one team, or a person's teams. */
   teamIds: readonly string[];
   /** Set when the request carries an API key. */
@@ -15,6 +17,8 @@ export interface Principal {
   /** Set when the request comes from a signed-in person. */
   userId?: string;
 }
+
+export type PrincipalScope = "organization" | "organization_read" | "team" | "team_read" | "connector";
 
 export const SECRET_PREFIX = "stw_";
 

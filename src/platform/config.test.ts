@@ -43,3 +43,20 @@ describe("DATABASE_URL", () => {
     expect(load("postgres://steward@db/steward?port=5433")().databaseUrl).toBe("postgres://steward@db/steward?port=5433");
   });
 });
+
+describe("METRICS_TOKEN", () => {
+  it("is off when unset or empty, and taken as given when long enough", () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "" }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "a".repeat(16) }).metricsToken).toBe("a".repeat(16));
+  });
+
+  it.each(["short", "has spaces in it, sixteen+", "x".repeat(15)])("refuses %j, without echoing it", (token) => {
+    expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(ConfigError);
+    try {
+      loadConfig({ METRICS_TOKEN: token });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(token);
+    }
+  });
+});

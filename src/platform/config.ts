@@ -38,6 +38,8 @@ export interface Config {
   feedCacheLimitBytes: number;
   /** What outgoing requests (notifications, the OpenID provider) may reach (src/platform/outbound.ts). */
   outbound: OutboundPolicy;
+  /** METRICS_TOKEN: `GET /metrics` is served, to this bearer token only, when set. */
+  metricsToken?: string;
 }
 
 export interface Limits {
@@ -131,6 +133,16 @@ function checkPostgresPort(databaseUrl: string): void {
   );
 }
 
+/** METRICS_TOKEN, when set: long enough not to be guessed, and only characters a bearer token may hold. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return undefined;
+  if (raw.length < 16 || !/^[A-Za-z0-9._~+/=-]+$/.test(raw)) {
+    throw new ConfigError("METRICS_TOKEN must be at least 16 characters of A-Z, a-z, 0-9 and . _ ~ + / = - (e.g. openssl rand -hex 32)");
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? integer(env, "PORT", 8080, 0, 65535);
   const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? "sqlite:./data/steward.db";
@@ -196,5 +208,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       allowPrivateNetworks: boolean(env, "NOTIFY_ALLOW_PRIVATE_NETWORKS", false),
       allowedHosts: hostList(env, "NOTIFY_ALLOWED_HOSTS"),
     },
+    metricsToken: overrides.metricsToken ?? metricsToken(env),
   };
 }

@@ -44,7 +44,9 @@ export const accessPolicy = {
 
   /** Throws the 403 or 409 problem of lifecycle.ts's RULES when the principal may not do `action` now. */
   act(p: Principal, teams: AccessTeams, action: AccessAction, stage: Stage): void {
-    const verdict = decide(action, stage, sidesOf(p, teams));
+    // A connector key grants what the provider approved: it reports provisioning for the provider, and does nothing else.
+    const sides = p.scope === "connector" && action === "report-provisioning" ? new Set<Side>(["provider"]) : sidesOf(p, teams);
+    const verdict = decide(action, stage, sides);
     if (verdict.allowed) return;
     throw verdict.status === 403 ? forbidden(verdict.detail) : conflict(verdict.detail);
   },

@@ -2,9 +2,10 @@ import type { Principal } from "../platform/auth.js";
 import { forbidden } from "../platform/errors.js";
 
 /**
- * Who may do what (PRODUCT.md §2), in one place. Organization-scoped principals may do
- * everything in their organization; team-scoped ones (team keys, members signed in to the web
- * app) read everything and change only what their teams own. Every check throws a 403 problem
+ * Who may do what (docs/security.md, "Scopes"), in one place. Organization-scoped principals may
+ * do everything in their organization; team-scoped ones (team keys, members signed in to the web
+ * app) read everything and change only what their teams own; read-only and connector scopes are
+ * first held to what `scopes.ts` lets them do at all. Every check throws a 403 problem
  * when it fails; reads need no check beyond the organization boundary, which the repositories
  * enforce.
  */
@@ -13,7 +14,14 @@ import { forbidden } from "../platform/errors.js";
 const actsFor = (p: Principal, teamId: string | null | undefined) =>
   p.scope === "organization" || (p.scope === "team" && teamId != null && p.teamIds.includes(teamId));
 
-const who = (p: Principal) => (p.scope === "team_read" ? "a read-only key" : p.teamIds.length === 1 ? `team '${p.teamIds[0]}'` : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`);
+const who = (p: Principal) =>
+  p.scope === "team_read" || p.scope === "organization_read"
+    ? "a read-only key"
+    : p.scope === "connector"
+      ? "a connector key"
+      : p.teamIds.length === 1
+        ? `team '${p.teamIds[0]}'`
+        : `teams ${p.teamIds.map((t) => `'${t}'`).join(", ") || "(none)"}`;
 
 /** What an organization role lets a signed-in person do: owners everything, members what their teams own. */
 export function personScope(role: "owner" | "member"): "organization" | "team" {
@@ -21,6 +29,7 @@ export function personScope(role: "owner" | "member"): "organization" | "team" {
 }
 
 export { accessPolicy } from "./access.js";
+export { scopePermits, type Operation, type ScopeVerdict } from "./scopes.js";
 
 export const policy = {
   /** List, add, change and remove the people of an organization. */
@@ -28,12 +37,27 @@ export const policy = {
     if (p.scope !== "organization") throw forbidden("Only organization owners and organization-scoped API keys may manage members.");
   },
 
+  /** See who belongs to the organization: those who manage members, and organization-wide readers. */
+  readMembers(p: Principal): void {
+    if (p.scope !== "organization" && p.scope !== "organization_read") {
+      throw forbidden("Only organization owners, organization-scoped and organization_read API keys may list members.");
+    }
+  },
+
   manageApiKeys(p: Principal): void {
     if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys and organization owners may manage API keys.");
   },
 
+  /** Register a connector, change or delete its record and state. */
   manageConnectors(p: Principal): void {
-    if (p.scope !== "organization") throw forbidden("Only organization-scoped API keys and organization owners may manage connectors.");
+    if (p.scope !== "organization" && p.scope !== "connector") throw forbidden("Only organization-scoped and connector API keys and organization owners may manage connectors.");
+  },
+
+  /** Read connectors and their state. */
+  readConnectors(p: Principal): void {
+    if (p.scope !== "organization" && p.scope !== "organization_read" && p.scope !== "connector") {
+      throw forbidden("Only organization owners, organization-scoped, organization_read and connector API keys may read connectors.");
+    }
   },
 
   /** Create, change or delete the team `teamId`. */

@@ -52,7 +52,8 @@ describe.each(DATABASES)("location-html names a page of the web app (%s)", (kind
   };
 
   it.each(PAGE_KINDS)("for every write of %s, whatever the id", async (pageKind) => {
-    for (const id of AWKWARD_IDS) {
+    // Tags refuse `.` and `..` as ids (docs/security.md, "Tags"); every other kind takes them.
+    for (const id of AWKWARD_IDS.filter((i) => pageKind !== "tags" || (i !== "." && i !== ".."))) {
       const written = await WRITE[pageKind](t, id, `A ${pageKind} named ${id}`);
       expect(written.status, `${pageKind} ${id}: ${written.text}`).toBe(200);
       const { url, res, body } = await open(written.headers.get("location-html")!);

@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import { Problem } from "../platform/errors.js";
 import type { tasks } from "./tasks.js";
+import { trackWorkerTask } from "../metrics/registry.js";
 
 /** Work on inputs up to about this size is done in place: a thread hop costs more than it does. */
 export const IN_PLACE_BYTES = 64 * 1024;
@@ -58,13 +59,21 @@ export async function runOffThread<N extends TaskName>(
 ): Promise<ReturnType<Tasks[N]>> {
   const workers = workerPool();
   if (workers.queueSize >= workers.options.maxQueue) throw new WorkersBusy();
+  const done = trackWorkerTask();
   try {
     return (await workers.run({ name, input }, { signal: AbortSignal.timeout(timeoutMs) })) as ReturnType<Tasks[N]>;
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw new WorkerTimedOut(timeoutMs);
     if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new WorkersBusy();
     throw error;
+  } finally {
+    done();
   }
+}
+
+/** Work waiting for a free thread now (0 before the pool's first use). */
+export function workerQueueDepth(): number {
+  return pool?.queueSize ?? 0;
 }
 
 /** Stops the worker threads (on shutdown). */

@@ -43,6 +43,17 @@ describe.each(DATABASES)("ConnectorPositionStore (%s)", (kind) => {
     expect((await connector(org, "c1")).body).toEqual({ id: "c1", info, state: { lastEventId: handled[1].id } });
   });
 
+  it("works with a least-privilege connector key: registers, reads the feed and keeps its position", async () => {
+    const org = await newOrg(t);
+    const connectorKey = (await request(org.url, "POST", "/api/api-keys", { scope: "connector" }, { key: org.key })).body.key as string;
+    const scoped = { ...org, key: connectorKey };
+    await org.touch("a");
+    const store = new ConnectorPositionStore({ baseUrl: org.url, apiKey: connectorKey, connectorId: "least", info: { type: "test-consumer" } });
+    const handled = await drain(scoped, store);
+    expect(handled).toHaveLength(1);
+    expect((await connector(org, "least")).body.state).toEqual({ lastEventId: handled[0].id });
+  });
+
   it("resumes from the stored position after a restart, keeping the other state fields and custom", async () => {
     const org = await newOrg(t);
     await org.touch("a");

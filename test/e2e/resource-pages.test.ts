@@ -36,7 +36,8 @@ describe("the pages location-html names, in a browser", () => {
   const headingOf = (kind: PageKind, id: string, title: string) => (kind === "test-results" ? `Test run of ${BASE_CONTRACT}` : SHOWS_ID.has(kind) ? id : title);
 
   it.each(PAGE_KINDS)("opens the pages of %s, also under the ids . and ..", async (kind) => {
-    for (const id of [`${kind}-1`, "..", "."]) {
+    // Tags refuse `.` and `..` as ids (docs/security.md, "Tags").
+    for (const id of kind === "tags" ? [`${kind}-1`] : [`${kind}-1`, "..", "."]) {
       const title = `The ${kind} ${id}`;
       const written = await WRITE[kind](t, id, title);
       expect(written.status, written.text).toBe(200);

@@ -49,7 +49,7 @@ export function isActive(state: TimedState, now: string): boolean {
   return (state.startAt === null || state.startAt <= now) && (state.endAt === null || now < state.endAt);
 }
 
-export type AccessAction = "approve" | "reject" | "cancel" | "change-terms" | "change-dates" | "delete" | "report-provisioning";
+export type AccessAction = "approve" | "reject" | "cancel" | "change-agreement" | "change-terms" | "change-dates" | "delete" | "report-provisioning";
 
 export interface LifecycleRule {
   action: AccessAction;
@@ -74,11 +74,18 @@ export const RULES: readonly LifecycleRule[] = [
     from: ["approved", "canceled"],
     says: "either side cancels an approved access whose end has not been reached; a request is withdrawn by deleting it",
   },
+  { action: "change-agreement", sides: ["consumer"], from: ["requested"], says: "the consumer side changes purpose, individualAgreements and roles only while the access is requested" },
+  {
+    action: "change-agreement",
+    sides: ["provider"],
+    from: OPEN,
+    says: "the provider side changes purpose, individualAgreements and roles of an open access",
+  },
   {
     action: "change-terms",
     sides: ["consumer", "provider"],
     from: OPEN,
-    says: "either side changes purpose, individualAgreements, nextReassessmentDate, roles, tags, links and custom of an open access",
+    says: "either side changes nextReassessmentDate, tags, links and custom of an open access",
   },
   { action: "change-dates", sides: ["consumer"], from: ["requested"], says: "the consumer side changes the dates while the access is requested" },
   {
@@ -105,6 +112,7 @@ const ACTION_WORDS: Record<AccessAction, string> = {
   approve: "approve it",
   reject: "reject it",
   cancel: "cancel it",
+  "change-agreement": "change what was agreed (purpose, individualAgreements, roles)",
   "change-terms": "change its terms",
   "change-dates": "change its dates",
   delete: "delete it",

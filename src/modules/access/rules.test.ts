@@ -145,7 +145,8 @@ describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
       expect(res.status, team).toBe(409);
       expect(res.body.detail).toContain("canceled");
     }
-    expect((await put(id, { ...current, info: { ...current.info, purpose: "Until mid-March" } }, "marketing")).status).toBe(200);
+    expect((await put(id, { ...current, info: { ...current.info, purpose: "Until mid-March" } }, "marketing")).status).toBe(403);
+    expect((await put(id, { ...current, tags: ["until-mid-march"] }, "marketing")).status).toBe(200);
     clock.set("2026-03-15T00:00:00.000Z");
     await t.server.scheduler.tick();
     clock.set("2026-03-01T09:00:00.000Z");
@@ -180,6 +181,32 @@ describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
     }
     expect((await put(id, { ...terms, info: { ...terms.info, nextReassessmentDate: "someday" } })).body.violations[0].field).toBe("info.nextReassessmentDate");
     expect((await events(id)).length).toBe(4);
+  });
+
+  it("after approval the consumer side cannot change purpose, individualAgreements or roles; the provider side can; tags stay open to both", async () => {
+    const { id, body } = await newRequest({ individualAgreements: "Free until June" });
+    const requested = { ...body, info: { ...body.info, purpose: "Attribution and churn" }, roles: ["orders.read"] };
+    expect((await put(id, requested, "marketing")).status).toBe(200);
+    await act(id, "approve", undefined, "sales");
+    const before = await get(id);
+    const eventsBefore = await events(id);
+    for (const change of [
+      { info: { ...requested.info, purpose: "Something else entirely" } },
+      { info: { ...requested.info, individualAgreements: "Free forever" } },
+      { info: { purpose: requested.info.purpose } },
+      { roles: ["orders.read", "orders.write"] },
+      { roles: [] },
+    ]) {
+      const res = await put(id, { ...requested, ...change }, "marketing");
+      expect(res.status, JSON.stringify(change)).toBe(403);
+      expect(res.body.detail).toContain("rule: the consumer side changes purpose, individualAgreements and roles only while the access is requested");
+      expect(await get(id)).toEqual(before);
+    }
+    expect(await events(id)).toEqual(eventsBefore);
+    expect((await put(id, { ...requested, tags: ["q3"] }, "marketing")).status).toBe(200);
+    const provider = await put(id, { ...requested, tags: ["q3"], info: { ...requested.info, purpose: "Attribution only" }, roles: [] }, "sales");
+    expect(provider.status).toBe(200);
+    expect(provider.body).toMatchObject({ info: { purpose: "Attribution only", status: "approved" }, roles: [] });
   });
 
   it("DELETE by either side: Deactivated if active, then Deleted", async () => {

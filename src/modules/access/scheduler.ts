@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { PeriodicTask } from "../../platform/periodic.js";
+import { schedulerLag } from "../../metrics/registry.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { accessRepository } from "./repository.js";
@@ -29,7 +30,17 @@ export class AccessScheduler {
     intervalMs: number,
     logger: FastifyBaseLogger,
   ) {
-    this.periodic = new PeriodicTask(() => this.tick(), intervalMs, (error) => logger.error({ err: error }, "access scheduler pass failed; retrying"));
+    // How late each pass starts against its plan (the end of the last pass plus the interval): a busy event loop shows here.
+    let planned: number | undefined;
+    const pass = async () => {
+      if (planned !== undefined) schedulerLag.observe(Math.max(0, Date.now() - planned) / 1000);
+      try {
+        return await this.tick();
+      } finally {
+        planned = Date.now() + intervalMs;
+      }
+    };
+    this.periodic = new PeriodicTask(pass, intervalMs, (error) => logger.error({ err: error }, "access scheduler pass failed; retrying"));
   }
 
   start(): void {

@@ -224,12 +224,15 @@ export class AccessService {
       consumer: existing.doc.consumer,
     };
     const datesChanged = (["startDate", "endDate"] as const).some((d) => (doc.info[d] ?? null) !== (existing.doc.info[d] ?? null));
-    const withoutDates = (d: Access) => ({ ...d, info: { ...d.info, startDate: undefined, endDate: undefined } });
-    const termsChanged = !isDeepStrictEqual(withoutDates(existing.doc), withoutDates(doc));
-    if (!datesChanged && !termsChanged) return existing;
+    const agreement = (d: Access) => [d.info.purpose, d.info.individualAgreements ?? null, d.roles ?? null];
+    const agreementChanged = !isDeepStrictEqual(agreement(existing.doc), agreement(doc));
+    const otherTerms = (d: Access) => ({ ...d, info: { ...d.info, startDate: undefined, endDate: undefined, purpose: undefined, individualAgreements: undefined }, roles: undefined });
+    const termsChanged = !isDeepStrictEqual(otherTerms(existing.doc), otherTerms(doc));
+    if (!datesChanged && !agreementChanged && !termsChanged) return existing;
 
     const stage = stageOf(existing, now);
     if (datesChanged) accessPolicy.act(p, existing, "change-dates", stage);
+    if (agreementChanged) accessPolicy.act(p, existing, "change-agreement", stage);
     if (termsChanged) accessPolicy.act(p, existing, "change-terms", stage);
     const violations: FieldViolation[] = [];
     const dates = parseDates(doc.info, violations);

@@ -9,13 +9,24 @@ import { KeyCache } from "./key-cache.js";
 import { KeyLease, LEASE_MS } from "./key-lease.js";
 import { principalOf } from "../../events/log.js";
 import { apiKeyRepository, type ApiKeyRow } from "./repository.js";
+import { personKeyPrincipal } from "../people/principal.js";
+import { normalizeEmail } from "../people/addresses.js";
+import { peopleRepository } from "../people/repository.js";
 
-export type ApiKeyScope = "organization" | "team" | "team_read";
+/** The account id of a member of the organization named by id or email address, or null. */
+async function memberAccountId(ex: Executor, organizationId: string, person: string): Promise<string | null> {
+  if (person.includes("@")) return (await peopleRepository.membershipByEmail(ex, organizationId, normalizeEmail(person)))?.userId ?? null;
+  return (await peopleRepository.membership(ex, organizationId, person)) ? person : null;
+}
+
+export type ApiKeyScope = ApiKeyRow["scope"];
 
 export interface ApiKeyInput {
   displayName?: string;
   scope: ApiKeyScope;
   teamId?: string | null;
+  /** For `user` and `user_read`: the person's account id or email address. */
+  userId?: string | null;
   expiresAt?: string | null;
 }
 
@@ -26,6 +37,7 @@ export interface ApiKeyView {
   displayName: string;
   scope: ApiKeyScope;
   teamId: string | null;
+  userId: string | null;
   expiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
@@ -48,6 +60,7 @@ export function presentApiKey(row: ApiKeyRow): ApiKeyView {
     displayName: row.display_name,
     scope: row.scope,
     teamId: row.team_id,
+    userId: row.user_id ?? null,
     expiresAt: row.expires_at_input,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
@@ -94,11 +107,20 @@ export class ApiKeyService {
     if (teamScoped && teamId === null) {
       violations.push({ field: "teamId", message: `is required when scope is ${input.scope}` });
     }
-    if (input.scope === "organization" && teamId !== null) {
-      violations.push({ field: "teamId", message: "must be absent when scope is organization" });
+    if (!teamScoped && teamId !== null) {
+      violations.push({ field: "teamId", message: `must be absent when scope is ${input.scope}` });
     }
     if (teamScoped && teamId !== null && !(await resourceRepository.get(ex, organizationId, "team", teamId))) {
       violations.push({ field: "teamId", message: `no team '${teamId}' exists in this organization` });
+    }
+    const personScoped = input.scope === "user" || input.scope === "user_read";
+    const person = input.userId ?? null;
+    let userId: string | null = null;
+    if (personScoped && person === null) violations.push({ field: "userId", message: `is required when scope is ${input.scope}` });
+    if (!personScoped && person !== null) violations.push({ field: "userId", message: `must be absent when scope is ${input.scope}` });
+    if (personScoped && person !== null) {
+      userId = await memberAccountId(ex, organizationId, person);
+      if (userId === null) violations.push({ field: "userId", message: "names no member of this organization (an account id or email address)" });
     }
     const now = this.clock.now();
     let expiresAt: string | null = null;
@@ -119,6 +141,7 @@ export class ApiKeyService {
       display_name: input.displayName?.trim() || defaultName(input.scope, teamId, now),
       scope: input.scope,
       team_id: teamId,
+      user_id: userId,
       secret_hash: hashSecret(key),
       expires_at_input: input.expiresAt ?? null,
       expires_at: expiresAt,
@@ -179,6 +202,17 @@ export class ApiKeyService {
       // stale time would make every following request record it again.
       row.last_used_at = now.toISOString();
     }
-    return { organizationId: row.organization_id, keyId: row.id, scope: row.scope, teamIds: row.team_id === null ? [] : [row.team_id] };
+    return this.principalOf(row);
+  }
+
+  /** What a key may do: its scope, or for a key bound to a person, that person's principal now (people/principal.ts). */
+  private async principalOf(row: ApiKeyRow): Promise<Principal | undefined> {
+    const { scope } = row;
+    if (scope === "user" || scope === "user_read") {
+      if (row.user_id === null) return undefined;
+      const person = await personKeyPrincipal(this.database.db, row.organization_id, row.user_id, scope === "user_read");
+      return person && { ...person, keyId: row.id };
+    }
+    return { organizationId: row.organization_id, keyId: row.id, scope, teamIds: row.team_id === null ? [] : [row.team_id] };
   }
 }

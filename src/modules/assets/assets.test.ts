@@ -11,6 +11,8 @@ describe.each(DATABASES)("assets (%s)", (kind) => {
     await t.api("PUT", "/api/teams/sales", { name: "Sales" });
     await t.api("PUT", "/api/teams/search", { name: "Search" });
     teamKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
+    // An asset's assigned tag must exist.
+    for (const tag of ["governance/internal", "pii", "stale", "fresh"]) expect((await t.api("PUT", `/api/tags/${tag}`, { owner: "sales" })).status).toBe(200);
   });
   afterAll(() => t?.close());
 

@@ -6,6 +6,7 @@ import { principalOf, type App } from "../../platform/http/types.js";
 import { ConditionalHeaders, documentRoutes, preconditions } from "../shared/document-routes.js";
 import { ownerFilter } from "../shared/owned-documents.js";
 import { TagId } from "../tags/shapes.js";
+import { normalizeTagId } from "../tags/tag-ids.js";
 import type { AssetService } from "./service.js";
 import { AssetSchema } from "./shapes.js";
 
@@ -36,7 +37,7 @@ export function assetRoutes(app: App, assets: AssetService, config: Config): voi
         response: { 200: AssignedTags, ...errors(403, 412, 413, 422) },
       },
       handler: async (request: FastifyRequest<{ Params: { id: string; "*": string } }>, reply) => {
-        const { tags, etag } = await assets.changeAssignedTag(principalOf(request), request.params.id, request.params["*"], assign, {
+        const { tags, etag } = await assets.changeAssignedTag(principalOf(request), request.params.id, normalizeTagId(request.params["*"]), assign, {
           ifMatch: preconditions(request).ifMatch,
         });
         reply.header("etag", etag);

@@ -75,6 +75,12 @@ export class AssetService extends DocumentService<Asset> {
       this.definition.authorize(p, id, before, before);
       const current = before.assignedTags ?? [];
       if (assign === current.includes(tagId)) return { tags: current, etag: etagOfJson(existing.json) };
+      // The tag's row is locked, so a concurrent deletion of the tag waits for this assignment and then sees it (409).
+      if (assign && !(await resourceRepository.get(trx, p.organizationId, "tag", tagId, { lock: this.database.dialect }))) {
+        throw invalid(`No tag '${tagId}' exists in this organization; create it first (rule: an asset's assigned tag must exist).`, [
+          { field: "tagId", message: `no tag '${tagId}' exists (rule: an asset's assigned tag must exist)` },
+        ]);
+      }
       if (assign && current.length >= this.limits.maxAssignedTags) {
         throw new Problem(422, `Asset '${id}' has ${current.length} assigned tags, the limit of ${this.limits.maxAssignedTags} for one asset (MAX_ASSIGNED_TAGS); remove one first.`);
       }

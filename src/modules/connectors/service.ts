@@ -13,6 +13,6 @@ export const connectorDefinition: DocumentDefinition<Connector> = {
     searchText: searchText(connector.id, connector.info.type, connector.info.description),
   }),
   authorize: (p) => policy.manageConnectors(p),
-  authorizeRead: (p) => policy.manageConnectors(p),
+  authorizeRead: (p) => policy.readConnectors(p),
   emitChange() {},
 };

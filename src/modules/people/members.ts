@@ -71,7 +71,7 @@ export class MemberService {
    * again once a member shows once) before the page is cut, so the page is taken from the whole.
    */
   async list(p: Principal, page: { offset: number; limit: number }): Promise<MemberView[]> {
-    policy.manageMembers(p);
+    policy.readMembers(p);
     return (await this.all(this.database.db, p.organizationId)).slice(page.offset, page.offset + page.limit);
   }
 

@@ -6,6 +6,7 @@ import type { Database, Executor } from "../../platform/database/index.js";
 import { forbidden, notFound, Problem, unauthorized } from "../../platform/errors.js";
 import { personScope } from "../../policies/index.js";
 import { normalizeEmail } from "./addresses.js";
+import { personPrincipal } from "./principal.js";
 import type { PasswordHasher } from "./passwords.js";
 import { peopleRepository, type Role, type UserRow } from "./repository.js";
 import { sessionRepository, type SessionRow } from "./session-repository.js";
@@ -65,21 +66,9 @@ export class SessionService {
     private readonly throttle: SignInThrottle,
   ) {}
 
-  /**
-   * What a person may do in an organization: owners act for the whole organization, members for
-   * the teams whose documents list their address under `members`.
-   */
+  /** What a person may do in an organization (principal.ts, shared with keys bound to a person). */
   async principalFor(ex: Executor, organizationId: string, user: Pick<UserRow, "id" | "email">, role: Role): Promise<Principal> {
-    const scope = personScope(role);
-    if (scope === "organization") return { organizationId, scope, teamIds: [], userId: user.id };
-    const email = normalizeEmail(user.email);
-    const teamIds: string[] = [];
-    for (const row of await peopleRepository.teamDocsMentioning(ex, organizationId, email)) {
-      const members = (JSON.parse(row.doc) as { members?: unknown }).members;
-      if (!Array.isArray(members)) continue;
-      if (members.some((m) => typeof m?.emailAddress === "string" && normalizeEmail(m.emailAddress) === email)) teamIds.push(row.id);
-    }
-    return { organizationId, scope, teamIds, userId: user.id };
+    return personPrincipal(ex, organizationId, user, role);
   }
 
   private async load(token: string | undefined): Promise<SignedInAs | undefined> {

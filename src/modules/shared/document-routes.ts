@@ -29,6 +29,8 @@ export interface DocumentRoutesOptions<D extends Document> {
   present?: (doc: D, query: Record<string, string | undefined>) => unknown;
   /** Ids may contain `/` (hierarchical tags): the id is then the rest of the path. */
   idSchema?: TSchema;
+  /** The id as stored and compared (tags: NFC), applied to the id in the path. */
+  normalizeId?: (id: string) => string;
 }
 
 type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
@@ -63,7 +65,8 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
   const htmlUrl = (id: string) => o.config.appUrl + pagePath(o.plural, id);
   const one = o.idSchema ? `${base}/*` : `${base}/:id`;
   const params = o.idSchema ? Type.Object({ "*": o.idSchema }) : IdParams;
-  const idOf = (request: OneParams) => (o.idSchema ? request.params["*"]! : request.params.id!);
+  const rawIdOf = (request: OneParams) => (o.idSchema ? request.params["*"]! : request.params.id!);
+  const idOf = (request: OneParams) => (o.normalizeId ? o.normalizeId(rawIdOf(request)) : rawIdOf(request));
   // The query parameters of GET one that ask for another representation than the stored document.
   const representations = o.present ? Object.keys(o.readQuery ?? {}) : [];
 

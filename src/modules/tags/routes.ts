@@ -4,7 +4,8 @@ import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownerFilter } from "../shared/owned-documents.js";
 import { TagId, TagSchema, type Tag } from "./shapes.js";
+import { normalizeTagId } from "./tag-ids.js";
 
 export function tagRoutes(app: App, tags: DocumentService<Tag>, config: Config): void {
-  documentRoutes(app, { plural: "tags", noun: "tag", tag: "tags", schema: TagSchema, service: tags, config, idSchema: TagId, ...ownerFilter });
+  documentRoutes(app, { plural: "tags", noun: "tag", tag: "tags", schema: TagSchema, service: tags, config, idSchema: TagId, normalizeId: normalizeTagId, ...ownerFilter });
 }

@@ -12,8 +12,10 @@ export interface ApiKeysTable {
   id: string;
   organization_id: string;
   display_name: string;
-  scope: "organization" | "team" | "team_read";
+  scope: "organization" | "organization_read" | "team" | "team_read" | "user" | "user_read" | "connector";
   team_id: string | null;
+  /** The person a `user` or `user_read` key acts as (an account id); null for every other scope. */
+  user_id: string | null;
   /** SHA-256 of the secret, hex. The secret itself is never stored. */
   secret_hash: string;
   /** `expiresAt` exactly as the client sent it. */

@@ -8,6 +8,7 @@ import { Problem, type FieldViolation } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
 import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
+import { inOrganization } from "../../metrics/registry.js";
 import { bodyText } from "./json-body.js";
 import type { App } from "./types.js";
 
@@ -44,7 +45,9 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
       return value;
     }
-    const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs), `Parsing the ${text.length}-character YAML body`, 413);
+    // A body is parsed outside the request's async context: name its organization for the worker metrics.
+    const parse = () => runOffThread("parseYaml", text, timeoutMs);
+    const parsed = await timedOutAs(inOrganization(request.principal?.organizationId, parse), `Parsing the ${text.length}-character YAML body`, 413);
     if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
     bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));

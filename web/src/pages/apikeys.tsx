@@ -123,9 +123,19 @@ export function ApiKeysPage() {
   );
 }
 
+/** What a new key of a scope without a team may do, said once it is created. */
+const SCOPE_HINTS: Record<string, string> = {
+  organization: "Scope: the whole organization.",
+  organization_read: "Scope: read only, the whole organization.",
+  connector: "Scope: connector — reads, reports provisioning, keeps connector state.",
+  user: "Scope: acts as its person.",
+  user_read: "Scope: reads as its person.",
+};
+
 function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; onClose: () => void }) {
   const [name, setName] = useState("");
-  const [scope, setScope] = useState<"organization" | "team" | "team_read">("team");
+  const [scope, setScope] = useState<"organization" | "organization_read" | "team" | "team_read" | "connector">("team");
+  const teamScoped = scope === "team" || scope === "team_read";
   const [teamId, setTeamId] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
   const [error, setError] = useState<unknown>();
@@ -148,7 +158,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
               <strong>Copy the key now — you will not see it again.</strong>
               <p>Steward stores only a hash of it. If you lose it, revoke it and add a new one.</p>
             </div>
-            <Field label={`Secret of “${created.displayName}”`} id="secret" hint={created.scope === "organization" ? "Scope: the whole organization." : `Scope: ${created.scope === "team_read" ? "read only, " : ""}team ${teamName(teams, created.teamId)}.`}>
+            <Field label={`Secret of “${created.displayName}”`} id="secret" hint={SCOPE_HINTS[created.scope] ?? `Scope: ${created.scope === "team_read" ? "read only, " : ""}team ${teamName(teams, created.teamId)}.`}>
               <div class="secret">
                 <input id="secret" class="code" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} data-testid="api-key-secret" />
                 <CopyButton text={created.key} />
@@ -174,7 +184,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                 await call("POST", "/api/api-keys", {
                   displayName: name,
                   scope,
-                  ...(scope !== "organization" ? { teamId: team } : {}),
+                  ...(teamScoped ? { teamId: team } : {}),
                   ...(expiresAt ? { expiresAt } : {}),
                 }),
               );
@@ -198,8 +208,14 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
               <label>
                 <input type="radio" name="scope" value="organization" checked={scope === "organization"} onChange={() => setScope("organization")} /> Organization — everything, including keys
               </label>
+              <label>
+                <input type="radio" name="scope" value="organization_read" checked={scope === "organization_read"} onChange={() => setScope("organization_read")} /> Organization, read only — reads everything, members included; changes nothing
+              </label>
+              <label>
+                <input type="radio" name="scope" value="connector" checked={scope === "connector"} onChange={() => setScope("connector")} /> Connector — reads, reports provisioning, keeps connector state; nothing else
+              </label>
             </fieldset>
-            {scope !== "organization" && (
+            {teamScoped && (
               <Field label="Team" id="key-team">
                 <select id="key-team" required value={team} onChange={(e) => setTeamId(e.currentTarget.value)}>
                   {teams.length === 0 && <option value="">Create a team first</option>}

@@ -19,6 +19,7 @@ import eventBatches from "./0100_event_batches.js";
 import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
 import noSecretHint from "./0125_no_secret_hint.js";
+import apiKeyUsers from "./0145_api_key_users.js";
 import search from "./0200_search.js";
 
 /**
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0110_lists_in_order": listsInOrder,
   "0120_access_port_ids": accessPortIds,
   "0125_no_secret_hint": noSecretHint,
+  "0145_api_key_users": apiKeyUsers,
   "0200_search": search,
 };
 
