@@ -9,7 +9,8 @@ import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
-import { contractModels } from "./service.js";
+import { contractModels, contractViewOf } from "./service.js";
+import { ContractViewSchema } from "../../contract-view/shapes.js";
 import { PutContractQuery } from "./versions/shapes.js";
 
 const FormatQuery = {
@@ -71,5 +72,20 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
       },
     },
     async (request: FastifyRequest<{ Params: { id: string } }>) => contractModels(contracts, principalOf(request), request.params.id),
+  );
+
+  app.get(
+    "/api/datacontracts/:id/view",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Read a data contract as people read it",
+        description:
+          "Everything the contract promises, whatever its format: models with their types, keys, classifications and quality rules in words; servers, service levels, roles, support, price, terms and context (docs/formats.md).",
+        params: IdParams,
+        response: { 200: ContractViewSchema, ...errors(404, 422) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string } }>) => contractViewOf(contracts, principalOf(request), request.params.id),
   );
 }

@@ -11,6 +11,7 @@ import type { DocumentDefinition, DocumentService } from "../shared/document-ser
 import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { DataContract } from "./shapes.js";
+import { contractView } from "../../contract-view/view.js";
 import type { ContractVersionService } from "./versions/service.js";
 
 export { checkSchema } from "../../contract-formats/dcs09.js";
@@ -91,4 +92,11 @@ export async function contractModels(contracts: DocumentService<DataContract>, p
   const schemas = boundedContractModels(contract);
   const definitions = schemas.flatMap((s) => s.definitions ?? []);
   return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), ...(definitions.length > 0 ? { definitions } : {}), schemas };
+}
+
+/** The contract as people read it (src/contract-view): every promise, from any format. */
+export async function contractViewOf(contracts: DocumentService<DataContract>, p: Principal, id: string) {
+  const contract = await contracts.get(p, id);
+  await parseContractAhead(contract);
+  return contractView(contract, boundedContractModels(contract));
 }
