@@ -124,6 +124,7 @@ export type { SourceSystem } from "../../src/modules/sourcesystems/shapes.js";
 export type { Definition } from "../../src/modules/definitions/shapes.js";
 export type { Tag } from "../../src/modules/tags/shapes.js";
 export type { TestResults } from "../../src/modules/test-results/shapes.js";
+export type { ContractView, ViewField, ViewModel, ViewRule } from "../../src/contract-view/shapes.js";
 export type { Connector } from "../../src/modules/connectors/shapes.js";
 
 export type ContractVersionSummary = Static<typeof ContractVersionSummarySchema>;

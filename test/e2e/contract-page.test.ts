@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { TestServer } from "../helpers/server.js";
+import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
+
+/** The contract page shows every promise of a contract, whatever its format (docs/formats.md). */
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/contracts/${name}`, import.meta.url), "utf8");
+
+describe("the contract as people read it, in a browser", () => {
+  let t: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const newPage = (email: string, viewport?: { width: number; height: number }): Promise<Page> => openPage(browser, contexts, t.url, email, viewport);
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startSeededServer(), launchBrowser()]);
+    // The fixtures' owners, as teams of the demo organization.
+    await t.api("PUT", "/api/teams/finance", { name: "Finance", members: [{ emailAddress: PEOPLE.provider, role: "data product owner" }] });
+    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
+    for (const [id, name] of [["payments-contract", "odcs-payments.yaml"], ["orders-quality", "dcs-1-orders-quality.yaml"]]) {
+      const res = await t.api("PUT", `/api/datacontracts/${id}`, undefined, { raw: fixture(name), contentType: "application/yaml" });
+      expect(res.status, res.text).toBe(200);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("shows every rule, classification, SLA property, role, server, support channel and the price of a full ODCS contract", async () => {
+    const page = await newPage(PEOPLE.consumer);
+    await page.goto(`${t.url}/datacontracts/payments-contract`);
+    // No name: titled by its data product and business name.
+    await page.getByRole("heading", { level: 1, name: "Payments — Card payments" }).waitFor();
+    const fields = page.getByRole("table", { name: "Fields of payments" });
+    const row = (name: string) => fields.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
+    await row("payment_id").getByText("primary key").waitFor();
+    await row("payment_id").getByText("nullValues must be 0").waitFor();
+    await row("amount_cents").getByText('invalidValues (validValues: [0]) must be less than 5 percent').waitFor();
+    await row("currency").getByText("the query's result must be 0").waitFor();
+    await row("card_last4").getByText("restricted").waitFor();
+    await row("amount_cents").getByText("internal").waitFor();
+    await row("merchant.country").getByText("public").waitFor();
+    await page.getByText("rowCount must be greater than 1000").waitFor();
+
+    const doc = parse(fixture("odcs-payments.yaml"));
+    const sla = page.getByRole("table", { name: "Service levels" });
+    for (const p of doc.slaProperties) await sla.getByRole("row").filter({ hasText: p.property }).getByText(`${p.value}${p.unit ? ` ${p.unit}` : ""}`).waitFor();
+    const roles = page.getByRole("table", { name: "Roles" });
+    for (const r of doc.roles) await roles.getByRole("rowheader", { name: r.role }).waitFor();
+    await roles.getByText("Data protection officer").waitFor();
+    const servers = page.getByRole("table", { name: "Servers" });
+    for (const s of doc.servers) await servers.getByRole("rowheader", { name: s.server }).waitFor();
+    await servers.getByText("db.example.com").waitFor();
+    const support = page.getByRole("list", { name: "Support channels" });
+    for (const s of doc.support) await support.getByText(s.channel).waitFor();
+    await page.getByText("0.5 EUR per megabyte").waitFor();
+    await page.getByText("Refunds arrive a day later than the payment they refund.").waitFor();
+  });
+
+  it("shows a Data Contract Specification 1.x contract's quality rules, allowed values, service levels and contact", async () => {
+    const page = await newPage(PEOPLE.consumer);
+    await page.goto(`${t.url}/datacontracts/orders-quality`);
+    await page.getByRole("heading", { level: 1, name: "Orders with quality rules" }).waitFor();
+    await page.getByText("the query's result must be greater than 10").waitFor();
+    const fields = page.getByRole("table", { name: "Fields of orders" });
+    await fields.getByText("duplicateValues must be 0").waitFor();
+    await fields.getByText('one of "open", "shipped", "cancelled"').waitFor();
+    await fields.getByText("sensitive").waitFor();
+    const sla = page.getByRole("table", { name: "Service levels" });
+    for (const [property, value] of [["availability", "99.5%"], ["retention", "P1Y"], ["latency", "25h"], ["frequency", "daily"]]) {
+      await sla.getByRole("row").filter({ hasText: property }).getByText(value, { exact: true }).waitFor();
+    }
+    await page.getByRole("table", { name: "Servers" }).getByRole("rowheader", { name: "production" }).waitFor();
+    await page.getByRole("link", { name: "Sales data team" }).waitFor();
+    await page.getByText("Free of charge.").first().waitFor();
+  });
+
+  it("puts the latest test results per server next to the rules they checked", async () => {
+    const res = await t.api("POST", "/api/test-results", {
+      dataContractId: "payments-contract",
+      server: "production",
+      result: "failed",
+      checks: [
+        { type: "field_null_values", name: "payment_id has no nulls", result: "passed", model: "payments", field: "payment_id" },
+        { type: "row_count", name: "rowCount > 1000", result: "failed", model: "payments" },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const page = await newPage(PEOPLE.consumer);
+    await page.goto(`${t.url}/datacontracts/payments-contract`);
+    const fields = page.getByRole("table", { name: "Fields of payments" });
+    await fields.getByRole("row").filter({ hasText: "nullValues must be 0" }).getByText("production: passed").waitFor();
+    await page.getByRole("article", { name: "payments" }).getByText("production: failed").first().waitFor();
+  });
+});
