@@ -97,4 +97,45 @@ describe("the contract as people read it, in a browser", () => {
     await fields.getByRole("row").filter({ hasText: "nullValues must be 0" }).getByText("production: passed").waitFor();
     await page.getByRole("article", { name: "payments" }).getByText("production: failed").first().waitFor();
   });
+
+  it("shows a weaker SLA as breaking in the diff, and the gate refuses it while an approved access exists", async () => {
+    const product = await t.api("PUT", "/api/dataproducts/payments", { info: { title: "Payments", owner: "finance" }, outputPorts: [{ id: "pg", type: "postgres", dataContractId: "payments-contract" }] });
+    expect(product.status, product.text).toBe(200);
+    const access = await t.api("POST", "/api/access", { info: { purpose: "Revenue reporting" }, provider: { dataProductId: "payments", outputPortId: "pg" }, consumer: { teamId: "analytics" } });
+    expect((await t.api("POST", `/api/access/${access.body.id}/approve`, {})).status).toBe(200);
+    const versions = async () => ((await t.api("GET", "/api/datacontracts/payments-contract/versions")).body as unknown[]).length;
+    const before = await versions();
+    const shorterRetention = (text: string) => text.replace("property: retention\n    value: 3", "property: retention\n    value: 1");
+
+    const page = await newPage(PEOPLE.provider);
+    await page.goto(`${t.url}/datacontracts/payments-contract/edit`);
+    const editor = page.getByLabel("Document", { exact: true });
+    await editor.waitFor();
+    const text = await editor.inputValue();
+    expect(shorterRetention(text)).not.toBe(text);
+    await editor.fill(shorterRetention(text));
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const warning = page.getByRole("alert").filter({ hasText: "This change is breaking" });
+    const breaking = warning.getByRole("list", { name: "Breaking changes" });
+    await breaking.getByText("slaProperties[1]").waitFor();
+    expect(await breaking.textContent()).toContain("retention is weaker: 1 y instead of 3 y");
+    await warning.getByRole("list", { name: "Affected accesses" }).getByRole("link", { name: access.body.id }).waitFor();
+    await warning.getByRole("button", { name: "Save the breaking change" }).click();
+    await warning.getByText("Nothing was saved").waitFor();
+    expect(await versions()).toBe(before);
+
+    // Raising the major version announces the break: stored, and the diff shows it.
+    await editor.fill(shorterRetention(text).replace("version: 1.0.0", "version: 2.0.0"));
+    await page.getByRole("button", { name: "Save the breaking change" }).or(page.getByRole("button", { name: "Save changes" })).first().click();
+    const saved = page.getByRole("heading", { level: 1, name: "Payments — Card payments", exact: true });
+    const confirm = page.getByRole("alert").filter({ hasText: "This change is breaking" }).getByRole("button", { name: "Save the breaking change" });
+    await Promise.race([saved.waitFor(), confirm.waitFor().then(() => confirm.click())]);
+    await saved.waitFor();
+    expect(await versions()).toBe(before + 1);
+    await page.getByRole("button", { name: "Show changes" }).click();
+    const changes = page.getByRole("list", { name: "Changes between the versions" });
+    await changes.getByRole("listitem").filter({ hasText: "slaProperties[1]" }).getByText("breaking", { exact: true }).waitFor();
+    const sideBySide = page.getByRole("table", { name: /side by side/ });
+    await sideBySide.getByRole("row").filter({ hasText: "value: 3" }).filter({ hasText: "value: 1" }).waitFor();
+  });
 });

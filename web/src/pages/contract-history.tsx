@@ -4,6 +4,8 @@ import { usePrincipalNames } from "../names.js";
 import { Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
 import { AffectedAccessList, ChangeList } from "./contract-changes.js";
 import { TestRunTable } from "./test-runs.js";
+import { SideBySideDiff } from "./yaml-diff.js";
+import { stringify as toYaml } from "yaml";
 
 /**
  * A contract's versions with the changes between any two, and its latest test results (PRODUCT.md §8,
@@ -30,6 +32,7 @@ export function ContractHistory({ id }: { id: string }) {
   const results = useLoad(() => optional<TestResults[]>(withQuery("/api/test-results", { dataContractId: id, pageSize: String(LATEST_RUNS) })), [id]);
   const [pair, setPair] = useState<{ from?: number; to?: number }>({});
   const [shown, setShown] = useState<ChangeReport | undefined>();
+  const [texts, setTexts] = useState<{ before: string; after: string } | undefined>();
   const [compareError, setCompareError] = useState<unknown>();
   const list = versions.data ?? [];
   const newest = list.length ? Math.max(...list.map((v) => v.n)) : 0;
@@ -38,8 +41,12 @@ export function ContractHistory({ id }: { id: string }) {
   const compare = async (a: number, b: number) => {
     setCompareError(undefined);
     setShown(undefined);
+    setTexts(undefined);
     try {
-      setShown(await get<ChangeReport>(withQuery(`/api/datacontracts/${enc(id)}/changes`, { from: String(a), to: String(b) })));
+      const version = (n: number) => get<Record<string, unknown>>(`/api/datacontracts/${enc(id)}/versions/${n}`).then((doc) => toYaml(doc, { lineWidth: 0 }));
+      const [report, before, after] = await Promise.all([get<ChangeReport>(withQuery(`/api/datacontracts/${enc(id)}/changes`, { from: String(a), to: String(b) })), version(a), version(b)]);
+      setShown(report);
+      setTexts({ before, after });
     } catch (err) {
       setCompareError(err);
     }
@@ -110,6 +117,12 @@ export function ContractHistory({ id }: { id: string }) {
             </h3>
             <ChangeList changes={shown.changes} caption="Changes between the versions" />
             <AffectedAccessList accesses={shown.affectedAccesses} />
+            {texts && (
+              <>
+                <h4>The whole document</h4>
+                <SideBySideDiff before={texts.before} after={texts.after} beforeLabel={`#${String(shown.from)}`} afterLabel={`#${String(shown.to)}`} />
+              </>
+            )}
           </section>
         )}
       </section>
