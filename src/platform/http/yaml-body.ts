@@ -9,6 +9,7 @@ import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
 import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
 import { bodyText } from "./json-body.js";
+import { keepText } from "../yaml-sources.js";
 import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
@@ -42,13 +43,13 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     if (text.length <= IN_PLACE_BYTES) {
       const { value, source } = readYaml(text);
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
-      return value;
+      return keepText(value, text);
     }
     const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs), `Parsing the ${text.length}-character YAML body`, 413);
     if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
     bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
-    return parsed.value;
+    return keepText(parsed.value, text);
   });
 }
 
