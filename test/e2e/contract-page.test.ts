@@ -138,4 +138,23 @@ describe("the contract as people read it, in a browser", () => {
     const sideBySide = page.getByRole("table", { name: /side by side/ });
     await sideBySide.getByRole("row").filter({ hasText: "value: 3" }).filter({ hasText: "value: 1" }).waitFor();
   });
+
+  it("round-trips a YAML document with comments through the editor byte for byte", async () => {
+    const written = fixture("dcs-1-orders-quality.yaml").replace("dataContractSpecification: 1.2.1\n", "# Orders, as sales promise them.\ndataContractSpecification: 1.2.1 # the edition\n").replace("title: Orders with quality rules", "title: 'Orders with quality rules'");
+    expect((await t.api("PUT", "/api/datacontracts/orders-quality", undefined, { raw: written, contentType: "application/yaml" })).status).toBe(200);
+    const page = await newPage(PEOPLE.owner);
+    await page.goto(`${t.url}/datacontracts/orders-quality/edit`);
+    const editor = page.getByLabel("Document", { exact: true });
+    await editor.waitFor();
+    expect(await editor.inputValue()).toBe(written);
+    // A changed comment and a changed value, saved: the text comes back exactly as typed.
+    const edited = written.replace("# the edition", "# the edition Steward validates").replace("usage: Reporting on orders.", "usage: Reporting on orders and returns.");
+    await editor.fill(edited);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("heading", { level: 1, name: "Orders with quality rules", exact: true }).waitFor();
+    expect((await t.api("GET", "/api/datacontracts/orders-quality/datacontract.yaml")).text).toBe(edited);
+    await page.goto(`${t.url}/datacontracts/orders-quality/edit`);
+    await editor.waitFor();
+    expect(await editor.inputValue()).toBe(edited);
+  });
 });
