@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionSummary, type TestResults } from "../api.js";
 import { usePrincipalNames } from "../names.js";
-import { Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
+import { Badge, Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
 import { AffectedAccessList, ChangeList } from "./contract-changes.js";
 import { TestRunTable } from "./test-runs.js";
 import { SideBySideDiff } from "./yaml-diff.js";
@@ -36,7 +36,10 @@ export function ContractHistory({ id }: { id: string }) {
   const [compareError, setCompareError] = useState<unknown>();
   const list = versions.data ?? [];
   const newest = list.length ? Math.max(...list.map((v) => v.n)) : 0;
-  const from = pair.from ?? (newest > 1 ? newest - 1 : undefined);
+  // `?version=1.2.0` (an access's link to the version it was granted under): that version is marked and compared from.
+  const wanted = new URLSearchParams(location.search).get("version");
+  const granted = wanted ? list.find((v) => v.version === wanted && v.n !== newest)?.n : undefined;
+  const from = pair.from ?? granted ?? (newest > 1 ? newest - 1 : undefined);
   const to = pair.to ?? newest;
   const compare = async (a: number, b: number) => {
     setCompareError(undefined);
@@ -60,9 +63,11 @@ export function ContractHistory({ id }: { id: string }) {
           <>
             <Table columns={["Version", "Saved", "By"]} caption="Versions, newest first">
               {list.map((v) => (
-                <tr key={v.n}>
+                <tr key={v.n} class={wanted && v.version === wanted ? "marked" : undefined}>
                   <td>
                     #{v.n} {v.version && <span class="muted">({v.version})</span>}
+                    {wanted && v.version === wanted && <Badge tone="info">the version asked for</Badge>}{" "}
+                    <a class="sub" href={`/api/datacontracts/${enc(id)}/versions/${v.n}`}>document</a>
                   </td>
                   <td data-label="Saved">
                     <When value={v.createdAt} />
