@@ -60,6 +60,17 @@ async function main(): Promise<void> {
     await owner.goto(`${t.url}/datacontracts/payments-contract`);
     await owner.getByRole("table", { name: "Fields of payments" }).waitFor();
     await shot(owner, "datacontract-odcs");
+    // A second version with a shorter retention and a new support channel: the changes and the whole document side by side.
+    const next = payments.replace("property: retention\n    value: 3", "property: retention\n    value: 1").replace("version: 1.0.0", "version: 1.1.0").replace("price:", "  - channel: payments-tickets\n    tool: ticket\n    url: https://tickets.example.com/payments\nprice:");
+    const updated = await t.api("PUT", "/api/datacontracts/payments-contract", undefined, { raw: next, contentType: "application/yaml" });
+    if (updated.status !== 200) throw new Error(updated.text);
+    await owner.goto(`${t.url}/datacontracts/payments-contract`);
+    await owner.getByRole("button", { name: "Show changes" }).click();
+    await owner.getByRole("table", { name: /side by side/ }).waitFor();
+    await owner.getByRole("heading", { name: /Changes from #1 to #2/ }).scrollIntoViewIfNeeded();
+    await owner.waitForTimeout(150);
+    await owner.screenshot({ path: join(OUT, "datacontract-changes.png"), fullPage: false });
+    process.stdout.write("docs/screenshots/datacontract-changes.png\n");
     const phoneContract = await open(PEOPLE.owner, 390, 844);
     await phoneContract.goto(`${t.url}/datacontracts/payments-contract`);
     await phoneContract.getByRole("table", { name: "Fields of payments" }).waitFor();
