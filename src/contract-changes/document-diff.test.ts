@@ -112,4 +112,20 @@ describe("differences outside the models", () => {
     expect(durationSeconds("soon")).toBeUndefined();
     expect(durationSeconds("P")).toBeUndefined();
   });
+
+  it("stays linear in deeply nested members: one visit per value", () => {
+    let deep: Record<string, unknown> = { leaf: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])) };
+    for (let i = 0; i < 150; i++) deep = { nested: deep };
+    const before = { ...dcs, custom: deep };
+    const after = structuredClone(before) as Record<string, any>;
+    let node = after.custom;
+    while (node.nested) node = node.nested;
+    node.leaf.k19999 = -1;
+    const started = performance.now();
+    const changes = diffDocument(before, after);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ change: "member-changed", breaking: false, before: 19999, after: -1 });
+    expect(changes[0].path).toMatch(/^custom(\.nested){150}\.leaf\.k19999$/);
+  });
 });

@@ -138,21 +138,27 @@ function comparePrice(before: { amount?: number; currency?: string; unit?: strin
   else if (y < x) add("price-lowered", path, `The price is now ${values.after} instead of ${values.before}.`, values);
 }
 
-/** Every other member, compared as written: objects member by member, lists item by item when their length is kept. */
+/**
+ * Every other member, compared as written: objects member by member, lists item by item when their
+ * length is kept. Each value is visited once (no deep comparison at every level), so the walk stays
+ * linear however deeply the members nest.
+ */
 function walk(before: unknown, after: unknown, path: string, add: Add): void {
-  if (isDeepStrictEqual(before, after)) return;
   const at = (key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`);
   if (isRecord(before) && isRecord(after)) {
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      if (!(key in before)) add("member-added", at(key), `'${at(key)}' was added.`, { after: after[key] });
-      else if (!(key in after)) add("member-removed", at(key), `'${at(key)}' was removed.`, { before: before[key] });
+    for (const key of Object.keys(before)) {
+      if (!Object.hasOwn(after, key)) add("member-removed", at(key), `'${at(key)}' was removed.`, { before: before[key] });
       else walk(before[key], after[key], at(key), add);
     }
+    for (const key of Object.keys(after)) if (!Object.hasOwn(before, key)) add("member-added", at(key), `'${at(key)}' was added.`, { after: after[key] });
     return;
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
     before.forEach((item, i) => walk(item, after[i], at(i), add));
     return;
   }
+  const composite = (v: unknown) => typeof v === "object" && v !== null;
+  if (!composite(before) && !composite(after) && Object.is(before, after)) return;
+  // Another value, a list of another length, or a value of another kind: one change, shown whole.
   add("member-changed", path, `'${path}' changed.`, { before, after });
 }
