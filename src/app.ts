@@ -229,7 +229,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);
     dataProductRoutes(api, services.dataProducts, config);
-    dataContractRoutes(api, services.dataContracts, config);
+    dataContractRoutes(api, services.dataContracts, config, services.database);
     contractVersionRoutes(api, services.contractVersions);
     schemaRoutes(api);
     accessRoutes(api, services.access, config);

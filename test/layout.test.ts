@@ -23,6 +23,7 @@ const LAYERS: Record<string, string> = {
   "contract-formats": "formats",
   "product-formats": "formats",
   "contract-changes": "formats",
+  "contract-view": "formats",
   events: "events",
   policies: "policies",
   modules: "modules",

@@ -41,13 +41,38 @@ export const CHANGE_RULES = {
   "quality-rule-removed": { breaking: true, what: "quality rule removed" },
   "quality-rule-changed": { breaking: true, what: "quality rule changed" },
   "quality-rule-added": { breaking: false, what: "quality rule added" },
+
+  // Outside the models: what the rest of the document promises (docs/versions.md).
+  "sla-weakened": { breaking: true, what: "service level weakened (shorter retention, higher latency, lower availability, less frequent updates)" },
+  "sla-strengthened": { breaking: false, what: "service level strengthened" },
+  "sla-changed": { breaking: true, what: "service level changed in a way that cannot be ordered" },
+  "sla-removed": { breaking: true, what: "service level removed" },
+  "sla-added": { breaking: false, what: "service level added" },
+  "server-removed": { breaking: true, what: "server removed" },
+  "server-changed": { breaking: true, what: "server type, environment or connection changed" },
+  "server-added": { breaking: false, what: "server added" },
+  "role-removed": { breaking: true, what: "role removed" },
+  "role-access-changed": { breaking: true, what: "access of a role changed" },
+  "role-changed": { breaking: false, what: "role's approvers or description changed" },
+  "role-added": { breaking: false, what: "role added" },
+  "support-removed": { breaking: false, what: "support channel removed" },
+  "support-changed": { breaking: false, what: "support channel changed" },
+  "support-added": { breaking: false, what: "support channel added" },
+  "price-raised": { breaking: true, what: "price raised" },
+  "price-changed": { breaking: true, what: "price introduced, or its currency or unit changed" },
+  "price-lowered": { breaking: false, what: "price lowered or removed" },
+  "terms-changed": { breaking: false, what: "description or terms changed" },
+  "context-changed": { breaking: false, what: "context for readers and agents changed" },
+  "member-added": { breaking: false, what: "other member added" },
+  "member-removed": { breaking: false, what: "other member removed" },
+  "member-changed": { breaking: false, what: "other member changed" },
 } as const satisfies Record<string, { breaking: boolean; what: string }>;
 
 export type ChangeKind = keyof typeof CHANGE_RULES;
 
-/** One difference between two versions of a contract's normalized models. */
+/** One difference between two versions of a contract: in its normalized models, or elsewhere in the document. */
 export interface ContractChange {
-  /** Where: the model, then the field path (`orders.customer.address`, `orders.tags[]`). */
+  /** Where: the model, then the field path (`orders.customer.address`, `orders.tags[]`); outside the models, the member's path in the newer document (`slaProperties[1]`, `servicelevels.retention.period`). */
   path: string;
   change: ChangeKind;
   breaking: boolean;

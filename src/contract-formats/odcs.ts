@@ -13,6 +13,7 @@ import { conditionalViolations } from "./odcs-rules.js";
 import { odcsDocumentSchema } from "./odcs-shapes.js";
 import { editionOf, ODCS_3_1, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
 import { fitContract } from "./odcs-fit.js";
+import { contractTitle } from "./title.js";
 import type { ContractDocument, ContractFacts, ContractFormat } from "./types.js";
 
 export const ODCS_VERSION = "v3.1.0";
@@ -36,7 +37,7 @@ function facts(doc: ContractDocument): ContractFacts {
     else if (str(doc.domain) !== undefined) [owner, ownerField] = [str(doc.domain), "domain"];
   }
   const description = isRecord(doc.description) ? (str(doc.description.purpose) ?? str(doc.description.usage)) : undefined;
-  return { title: str(doc.name) ?? String(doc.id), owner, ownerField, version: str(doc.version), status: str(doc.status), description, domain: str(doc.domain) };
+  return { title: contractTitle(doc), owner, ownerField, version: str(doc.version), status: str(doc.status), description, domain: str(doc.domain) };
 }
 
 const KINDS: Record<string, ModelKind> = { table: "table", view: "view", materialized_view: "materialized_view", "materialized view": "materialized_view" };

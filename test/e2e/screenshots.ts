@@ -2,7 +2,7 @@
  * Takes the README's screenshots of the main pages (`npm run screenshots`): a seeded Steward on a
  * temporary SQLite database, driven by headless Chromium, written to docs/screenshots/*.png.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ROOT } from "../helpers/cli.js";
@@ -52,6 +52,30 @@ async function main(): Promise<void> {
     await owner.goto(`${t.url}/datacontracts/orders-v1`);
     await owner.getByRole("heading", { level: 3, name: "order_lines" }).waitFor();
     await shot(owner, "datacontract");
+    // A full ODCS contract, titled by its data product and business name: desktop and phone width.
+    await t.api("PUT", "/api/teams/finance", { name: "Finance" });
+    const payments = readFileSync(join(ROOT, "test/fixtures/contracts/odcs-payments.yaml"), "utf8");
+    const stored = await t.api("PUT", "/api/datacontracts/payments-contract", undefined, { raw: payments, contentType: "application/yaml" });
+    if (stored.status !== 200) throw new Error(stored.text);
+    await owner.goto(`${t.url}/datacontracts/payments-contract`);
+    await owner.getByRole("table", { name: "Fields of payments" }).waitFor();
+    await shot(owner, "datacontract-odcs");
+    // A second version with a shorter retention and a new support channel: the changes and the whole document side by side.
+    const next = payments.replace("property: retention\n    value: 3", "property: retention\n    value: 1").replace("version: 1.0.0", "version: 1.1.0").replace("price:", "  - channel: payments-tickets\n    tool: ticket\n    url: https://tickets.example.com/payments\nprice:");
+    const updated = await t.api("PUT", "/api/datacontracts/payments-contract", undefined, { raw: next, contentType: "application/yaml" });
+    if (updated.status !== 200) throw new Error(updated.text);
+    await owner.goto(`${t.url}/datacontracts/payments-contract`);
+    await owner.getByRole("button", { name: "Show changes" }).click();
+    await owner.getByRole("table", { name: /side by side/ }).waitFor();
+    await owner.getByRole("heading", { name: /Changes from #1 to #2/ }).scrollIntoViewIfNeeded();
+    await owner.waitForTimeout(150);
+    await owner.screenshot({ path: join(OUT, "datacontract-changes.png"), fullPage: false });
+    process.stdout.write("docs/screenshots/datacontract-changes.png\n");
+    const phoneContract = await open(PEOPLE.owner, 390, 844);
+    await phoneContract.goto(`${t.url}/datacontracts/payments-contract`);
+    await phoneContract.getByRole("table", { name: "Fields of payments" }).waitFor();
+    await shot(phoneContract, "datacontract-phone");
+    await phoneContract.context().close();
     await owner.goto(`${t.url}/datacontracts/new`);
     await owner.getByLabel("Id", { exact: true }).fill("shipments-v1");
     await owner.getByLabel("Title").fill("Shipments");

@@ -41,6 +41,8 @@ export interface CallOptions {
   ifMatch?: string;
   /** Create only: `*` makes the server refuse (412) when the id exists. */
   ifNoneMatch?: "*";
+  /** Send this YAML text (application/yaml) instead of the body as JSON: the same document, as written. */
+  yaml?: string;
 }
 
 /** A response body with the resource's version (ETag), when the server sent one. */
@@ -53,13 +55,14 @@ export interface Versioned<T> {
 
 export async function send<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Versioned<T>> {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined) headers["content-type"] = options.yaml !== undefined ? "application/yaml" : "application/json";
   if (method !== "GET" && csrfToken) headers["x-csrf-token"] = csrfToken;
   if (options.ifMatch) headers["if-match"] = options.ifMatch;
   if (options.ifNoneMatch) headers["if-none-match"] = options.ifNoneMatch;
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin", cache: "no-store" });
+    const payload = body === undefined ? undefined : (options.yaml ?? JSON.stringify(body));
+    response = await fetch(path, { method, headers, body: payload, credentials: "same-origin", cache: "no-store" });
   } catch {
     throw new ApiError(0, "Steward cannot be reached. Check your connection and try again.", [], "No connection");
   }
@@ -83,6 +86,14 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
 }
 
 export const get = <T = unknown>(path: string) => call<T>("GET", path);
+
+/** A text answer (a contract's YAML), or the problem it was. */
+export async function getText(path: string): Promise<string> {
+  const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, `${response.status} ${response.statusText}`);
+  return text;
+}
 
 /** Every item of a list, page after page, for the lists a page shows whole (keys, members). */
 export async function getAll<T>(path: string): Promise<T[]> {
@@ -118,6 +129,7 @@ export type { SourceSystem } from "../../src/modules/sourcesystems/shapes.js";
 export type { Definition } from "../../src/modules/definitions/shapes.js";
 export type { Tag } from "../../src/modules/tags/shapes.js";
 export type { TestResults } from "../../src/modules/test-results/shapes.js";
+export type { ContractView, ViewField, ViewModel, ViewRule } from "../../src/contract-view/shapes.js";
 export type { Connector } from "../../src/modules/connectors/shapes.js";
 
 export type ContractVersionSummary = Static<typeof ContractVersionSummarySchema>;

@@ -1,4 +1,5 @@
 import type { DataContract, DataProduct } from "./api.js";
+import { contractTitle } from "../../src/contract-formats/title.js";
 
 /**
  * What the pages show of a catalog document, whichever format it is in (PRODUCT.md §4): the
@@ -63,10 +64,10 @@ export function productSummary(p: DataProduct): DocumentSummary {
 export function contractSummary(c: DataContract): DocumentSummary {
   const doc = c as Loose;
   if (isOdcs(doc)) {
-    return { id: c.id, title: text(doc.name) ?? c.id, owner: standardOwner(doc), status: text(doc.status), version: text(doc.version), description: standardDescription(doc), format: "odcs", tags: tags(doc.tags) };
+    return { id: c.id, title: contractTitle(doc, c.id), owner: standardOwner(doc), status: text(doc.status), version: text(doc.version), description: standardDescription(doc), format: "odcs", tags: tags(doc.tags) };
   }
   const info: Loose = doc.info ?? {};
-  return { id: c.id, title: text(info.title) ?? c.id, owner: text(info.owner), status: text(info.status), version: text(info.version), description: text(info.description), format: "dcs", tags: tags(doc.tags) };
+  return { id: c.id, title: contractTitle(doc, c.id), owner: text(info.owner), status: text(info.status), version: text(info.version), description: text(info.description), format: "dcs", tags: tags(doc.tags) };
 }
 
 const tags = (v: unknown): string[] => (Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : []);

@@ -9,7 +9,9 @@ import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import { ownedFilters } from "../shared/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
-import { contractModels } from "./service.js";
+import { contractModels, contractViewOf, contractYamlText } from "./service.js";
+import type { Database } from "../../platform/database/index.js";
+import { ContractViewSchema } from "../../contract-view/shapes.js";
 import { PutContractQuery } from "./versions/shapes.js";
 
 const FormatQuery = {
@@ -25,7 +27,7 @@ async function asRequested(contract: DataContract, query: Record<string, string 
   return contractToOdcs(contract);
 }
 
-export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config): void {
+export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config, database: Database): void {
   documentRoutes(app, {
     plural: "datacontracts",
     noun: "data contract",
@@ -45,15 +47,16 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
       schema: {
         tags: ["datacontracts"],
         summary: "Read a data contract as YAML",
-        description: "The stored document as YAML, or with format=odcs converted to ODCS v3.1.0.",
+        description: "The stored document as YAML: the text as it was written when it was sent as YAML (comments, order and quoting kept), generated YAML when it was sent as JSON; with format=odcs converted to ODCS v3.1.0.",
         params: IdParams,
         querystring: Type.Object(FormatQuery),
         response: { 200: Type.String({ description: "YAML" }), ...errors(404) },
       },
     },
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string } }>, reply) => {
-      const contract = await contracts.get(principalOf(request), request.params.id);
-      const text = await yamlText(await asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
+      // As written when it was sent as YAML (comments and order kept); generated otherwise, and for a conversion.
+      const { contract, text: written } = await contractYamlText(contracts, database.db, principalOf(request), request.params.id);
+      const text = written !== null && request.query.format === undefined ? written : await yamlText(await asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
       return reply.type("application/yaml; charset=utf-8").send(text);
     },
   );
@@ -71,5 +74,20 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
       },
     },
     async (request: FastifyRequest<{ Params: { id: string } }>) => contractModels(contracts, principalOf(request), request.params.id),
+  );
+
+  app.get(
+    "/api/datacontracts/:id/view",
+    {
+      schema: {
+        tags: ["datacontracts"],
+        summary: "Read a data contract as people read it",
+        description:
+          "Everything the contract promises, whatever its format: models with their types, keys, classifications and quality rules in words; servers, service levels, roles, support, price, terms and context (docs/formats.md).",
+        params: IdParams,
+        response: { 200: ContractViewSchema, ...errors(404, 422) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { id: string } }>) => contractViewOf(contracts, principalOf(request), request.params.id),
   );
 }

@@ -2,7 +2,7 @@ import type { Principal } from "../../platform/auth.js";
 import { contractFormatOf } from "../../contract-formats/index.js";
 import { contractModels as boundedContractModels, contractViolations, parseContractAhead } from "../../contract-formats/models.js";
 import type { Executor } from "../../platform/database/index.js";
-import { conflict } from "../../platform/errors.js";
+import { conflict, Problem } from "../../platform/errors.js";
 import { outputPorts } from "../../product-formats/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { parseLimits } from "../../schema-formats/index.js";
@@ -11,6 +11,10 @@ import type { DocumentDefinition, DocumentService } from "../shared/document-ser
 import { resourceRepository } from "../shared/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
 import type { DataContract } from "./shapes.js";
+import { contractView } from "../../contract-view/view.js";
+import { yamlSourceOf } from "../../platform/yaml-sources.js";
+import { documentLimits } from "../shared/document-limits.js";
+import { contractYamlRepository } from "./yaml-repository.js";
 import type { ContractVersionService } from "./versions/service.js";
 
 export { checkSchema } from "../../contract-formats/dcs09.js";
@@ -67,7 +71,7 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
       return violations;
     },
     checkDeletable: (ex, organizationId, contract) => checkNotInUse(hooks, ex, organizationId, contract.id),
-    ...(hooks.versions ? versionHooks(hooks.versions) : {}),
+    ...yamlHooks(hooks.versions ? versionHooks(hooks.versions) : {}),
     emitChange(emit, id, before, after, extras) {
       if (before === undefined) emit("DataContractCreatedEvent", id);
       else if (after === undefined) emit("DataContractDeletedEvent", id);
@@ -84,6 +88,40 @@ function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition
   };
 }
 
+/**
+ * A contract written as YAML keeps that text (comments, order, quoting) beside the document; one
+ * written as JSON has none and is read as generated YAML (docs/formats.md). The text is held to
+ * the stored-document limit like the document itself.
+ */
+function yamlHooks(versions: Pick<DocumentDefinition<DataContract>, "review" | "written">): Pick<DocumentDefinition<DataContract>, "review" | "written" | "unchanged"> {
+  const keep = async (ex: Executor, organizationId: string, id: string, doc: DataContract) => {
+    const text = yamlSourceOf(doc) ?? null;
+    if (text !== null) checkYamlSize(text);
+    await contractYamlRepository.set(ex, organizationId, id, text);
+  };
+  return {
+    ...versions,
+    async written(ex, p, id, after) {
+      await versions.written?.(ex, p, id, after);
+      if (after !== undefined) await keep(ex, p.organizationId, id, after.doc);
+    },
+    unchanged: (ex, p, id, incoming) => keep(ex, p.organizationId, id, incoming),
+  };
+}
+
+/** Throws 413 when the YAML text as written is over the limit of one stored document. */
+function checkYamlSize(text: string): void {
+  const bytes = Buffer.byteLength(text, "utf8");
+  const limit = documentLimits().documentBytes;
+  if (bytes > limit) throw new Problem(413, `The data contract's YAML text is ${bytes} bytes, more than the limit of ${limit} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
+}
+
+/** The contract's YAML as written, or null when it was last written as JSON (readers generate YAML then). */
+export async function contractYamlText(contracts: DocumentService<DataContract>, database: Executor, p: Principal, id: string): Promise<{ contract: DataContract; text: string | null }> {
+  const contract = await contracts.get(p, id);
+  return { contract, text: await contractYamlRepository.get(database, p.organizationId, id) };
+}
+
 /** The normalized models of a stored contract, group by group (one per typed schema, or the format's own). */
 export async function contractModels(contracts: DocumentService<DataContract>, p: Principal, id: string) {
   const contract = await contracts.get(p, id);
@@ -91,4 +129,11 @@ export async function contractModels(contracts: DocumentService<DataContract>, p
   const schemas = boundedContractModels(contract);
   const definitions = schemas.flatMap((s) => s.definitions ?? []);
   return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), ...(definitions.length > 0 ? { definitions } : {}), schemas };
+}
+
+/** The contract as people read it (src/contract-view): every promise, from any format. */
+export async function contractViewOf(contracts: DocumentService<DataContract>, p: Principal, id: string) {
+  const contract = await contracts.get(p, id);
+  await parseContractAhead(contract);
+  return contractView(contract, boundedContractModels(contract));
 }

@@ -10,6 +10,7 @@ import { checkDocumentSize, documentLimits } from "./document-limits.js";
 import { DocumentReads } from "./document-reads.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind, type StoredResource } from "./resource-repository.js";
 import { withMembers } from "../../platform/objects.js";
+import { keepYamlSource } from "../../platform/yaml-sources.js";
 
 export type Document = Record<string, unknown> & { id: string };
 
@@ -46,6 +47,8 @@ export interface DocumentDefinition<D extends Document> {
   review?(ex: Executor, p: Principal, before: D, after: D, options: WriteOptions): Promise<EventExtras | undefined>;
   /** Runs in the transaction after a document was written (`after`: it and its JSON text as stored) or deleted (undefined). */
   written?(ex: Executor, p: Principal, id: string, after: { doc: D; json: string } | undefined): Promise<void>;
+  /** Runs in the transaction of a PUT that changes nothing in the document (its YAML text as sent may still differ). */
+  unchanged?(ex: Executor, p: Principal, id: string, incoming: D): Promise<void>;
   /** Throws 409 when the change would pull something in use from under it. */
   checkUpdatable?(ex: Executor, organizationId: string, before: D, after: D): Promise<void>;
   /** Throws 409 when the document is still in use and cannot be deleted. */
@@ -123,7 +126,8 @@ export class DocumentService<D extends Document> {
       ]);
     }
     const { kind } = this.definition;
-    const incoming = withMembers(body, { id }) as D;
+    // A YAML body's text stays known for the copy, for a definition that keeps it (data contracts).
+    const incoming = keepYamlSource(body, withMembers(body, { id }) as D);
     // Stringified once: measured against the limit, then, unless `prepare` makes another document
     // of it, stored, kept as a contract version, digested for the ETag and sent as the answer.
     const incomingJson = JSON.stringify(incoming);
@@ -140,7 +144,10 @@ export class DocumentService<D extends Document> {
       const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
       if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
       // A PUT that changes nothing writes nothing and tells no one.
-      if (existing !== undefined && isDeepStrictEqual(before, after)) return { doc: existing.doc, created: false, json: existing.json };
+      if (existing !== undefined && isDeepStrictEqual(before, after)) {
+        await this.definition.unchanged?.(trx, p, id, incoming);
+        return { doc: existing.doc, created: false, json: existing.json };
+      }
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
       const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
       const json = after === incoming ? incomingJson : JSON.stringify(after);

@@ -48,6 +48,8 @@ export interface ResourcesTable {
   /** Lower-cased text the `q` filter searches. */
   search_text: string;
   doc: string;
+  /** A data contract's YAML text as it was sent, when it was sent as YAML; migration 0150. */
+  yaml_text?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -29,6 +29,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "DELETE /api/datacontracts/{id}": "deleteDataContract",
   "GET /api/datacontracts/{id}/datacontract.yaml": "getDataContractYaml",
   "GET /api/datacontracts/{id}/models": "getDataContractModels",
+  "GET /api/datacontracts/{id}/view": "getDataContractView",
   "GET /api/datacontracts/{id}/versions": "getDataContractVersions",
   "GET /api/datacontracts/{id}/versions/{n}": "getDataContractVersion",
   "GET /api/datacontracts/{id}/changes": "getDataContractChanges",

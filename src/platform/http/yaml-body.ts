@@ -10,6 +10,7 @@ import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-d
 import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
 import { inOrganization } from "../../metrics/registry.js";
 import { bodyText } from "./json-body.js";
+import { keepText } from "../yaml-sources.js";
 import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
@@ -43,7 +44,7 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     if (text.length <= IN_PLACE_BYTES) {
       const { value, source } = readYaml(text);
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
-      return value;
+      return keepText(value, text);
     }
     // A body is parsed outside the request's async context: name its organization for the worker metrics.
     const parse = () => runOffThread("parseYaml", text, timeoutMs);
@@ -51,7 +52,7 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
     bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
-    return parsed.value;
+    return keepText(parsed.value, text);
   });
 }
 

@@ -146,7 +146,6 @@ export function AccessPage({ id }: { id: string }) {
   const nameOf = usePrincipalNames();
   const access = useLoad(() => get<Access>(`/api/access/${enc(id)}`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
-  const provisioning = useLoad(() => get<Provisioning>(`/api/access/${enc(id)}/provisioning`).catch(() => null), [id, access.data]);
   const history = useLoad(() => get<HistoryEntry[]>(`/api/access/${enc(id)}/history`), [id, access.data]);
   const [decision, setDecision] = useState<Decision | null>(null);
   const [notice, setNotice] = useState("");
@@ -160,7 +159,8 @@ export function AccessPage({ id }: { id: string }) {
   const canceled = !!canceledAt(a);
   const ended = !!a.info.endDate && Date.parse(a.info.endDate.length === 10 ? `${a.info.endDate}T00:00:00Z` : a.info.endDate) <= Date.now();
   const activatedAt = [...(history.data ?? [])].reverse().find((e) => kindOf(e) === "Activated")?.time;
-  const p = provisioning.data;
+  // The access carries its provisioning record (null until a connector reports): nothing to ask for, no 404 to log.
+  const p = (a.provisioning ?? null) as Provisioning | null;
   return (
     <>
       <PageHeader
@@ -224,7 +224,15 @@ export function AccessPage({ id }: { id: string }) {
         </div>
         <div>
           <dt>Data contract</dt>
-          <dd>{a.provider.dataContractId ? <a href={`/datacontracts/${enc(a.provider.dataContractId)}`}>{a.provider.dataContractId}</a> : "—"}</dd>
+          <dd>
+            {a.provider.dataContractId ? <a href={`/datacontracts/${enc(a.provider.dataContractId)}`}>{a.provider.dataContractId}</a> : "—"}
+            {a.provider.dataContractId && a.provider.dataContractVersion && (
+              <div class="sub">
+                granted under{" "}
+                <a href={`/datacontracts/${enc(a.provider.dataContractId)}?version=${encodeURIComponent(a.provider.dataContractVersion)}#versions`}>version {a.provider.dataContractVersion}</a>
+              </div>
+            )}
+          </dd>
         </div>
         <div>
           <dt>Consumer</dt>

@@ -4,7 +4,7 @@ import { Badge, Empty } from "../ui.js";
 
 /** The changes between two contract documents, each marked breaking or not (docs/versions.md). */
 export function ChangeList({ changes, caption }: { changes: ContractChange[]; caption: string }) {
-  if (changes.length === 0) return <Empty>The two versions define the same models.</Empty>;
+  if (changes.length === 0) return <Empty>The two versions promise the same.</Empty>;
   return (
     <ul class="changes" aria-label={caption}>
       {changes.map((c, i) => (

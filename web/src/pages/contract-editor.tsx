@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, call, enc, type ChangeReport, type DataContract, type NormalizedModel } from "../api.js";
+import { ApiError, call, enc, getText, type ChangeReport, type DataContract, type NormalizedModel } from "../api.js";
 import { contractSummary, isOdcs } from "../documents.js";
 import { CodeEditor } from "../editor.js";
 import { ErrorBox, Field, TeamOptions } from "../ui.js";
@@ -163,6 +163,7 @@ export function ContractEditor({ id }: { id?: string }) {
       labels={{ "info.title": "The title", "info.version": "The version", "info.owner": "The owner team", "info.status": "The status", "schema.type": "The schema type", "schema[0].type": "The schema type" }}
       claims={isSpecField}
       review={(id, doc) => call<ChangeReport>("POST", `/api/datacontracts/${enc(id)}/changes`, doc)}
+      yamlText={(id) => getText(`/api/datacontracts/${enc(id)}/datacontract.yaml`)}
       intro="The schema is checked when you save; every problem is listed against the line it is on. Paste or import a document as YAML or JSON for the Open Data Contract Standard (ODCS)."
     />
   );

@@ -1,9 +1,11 @@
 import { useState } from "preact/hooks";
 import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionSummary, type TestResults } from "../api.js";
 import { usePrincipalNames } from "../names.js";
-import { Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
+import { Badge, Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
 import { AffectedAccessList, ChangeList } from "./contract-changes.js";
 import { TestRunTable } from "./test-runs.js";
+import { SideBySideDiff } from "./yaml-diff.js";
+import { stringify as toYaml } from "yaml";
 
 /**
  * A contract's versions with the changes between any two, and its latest test results (PRODUCT.md §8,
@@ -30,16 +32,24 @@ export function ContractHistory({ id }: { id: string }) {
   const results = useLoad(() => optional<TestResults[]>(withQuery("/api/test-results", { dataContractId: id, pageSize: String(LATEST_RUNS) })), [id]);
   const [pair, setPair] = useState<{ from?: number; to?: number }>({});
   const [shown, setShown] = useState<ChangeReport | undefined>();
+  const [texts, setTexts] = useState<{ before: string; after: string } | undefined>();
   const [compareError, setCompareError] = useState<unknown>();
   const list = versions.data ?? [];
   const newest = list.length ? Math.max(...list.map((v) => v.n)) : 0;
-  const from = pair.from ?? (newest > 1 ? newest - 1 : undefined);
+  // `?version=1.2.0` (an access's link to the version it was granted under): that version is marked and compared from.
+  const wanted = new URLSearchParams(location.search).get("version");
+  const granted = wanted ? list.find((v) => v.version === wanted && v.n !== newest)?.n : undefined;
+  const from = pair.from ?? granted ?? (newest > 1 ? newest - 1 : undefined);
   const to = pair.to ?? newest;
   const compare = async (a: number, b: number) => {
     setCompareError(undefined);
     setShown(undefined);
+    setTexts(undefined);
     try {
-      setShown(await get<ChangeReport>(withQuery(`/api/datacontracts/${enc(id)}/changes`, { from: String(a), to: String(b) })));
+      const version = (n: number) => get<Record<string, unknown>>(`/api/datacontracts/${enc(id)}/versions/${n}`).then((doc) => toYaml(doc, { lineWidth: 0 }));
+      const [report, before, after] = await Promise.all([get<ChangeReport>(withQuery(`/api/datacontracts/${enc(id)}/changes`, { from: String(a), to: String(b) })), version(a), version(b)]);
+      setShown(report);
+      setTexts({ before, after });
     } catch (err) {
       setCompareError(err);
     }
@@ -53,9 +63,11 @@ export function ContractHistory({ id }: { id: string }) {
           <>
             <Table columns={["Version", "Saved", "By"]} caption="Versions, newest first">
               {list.map((v) => (
-                <tr key={v.n}>
+                <tr key={v.n} class={wanted && v.version === wanted ? "marked" : undefined}>
                   <td>
                     #{v.n} {v.version && <span class="muted">({v.version})</span>}
+                    {wanted && v.version === wanted && <Badge tone="info">the version asked for</Badge>}{" "}
+                    <a class="sub" href={`/api/datacontracts/${enc(id)}/versions/${v.n}`}>document</a>
                   </td>
                   <td data-label="Saved">
                     <When value={v.createdAt} />
@@ -110,6 +122,12 @@ export function ContractHistory({ id }: { id: string }) {
             </h3>
             <ChangeList changes={shown.changes} caption="Changes between the versions" />
             <AffectedAccessList accesses={shown.affectedAccesses} />
+            {texts && (
+              <>
+                <h4>The whole document</h4>
+                <SideBySideDiff before={texts.before} after={texts.after} beforeLabel={`#${String(shown.from)}`} afterLabel={`#${String(shown.to)}`} />
+              </>
+            )}
           </section>
         )}
       </section>

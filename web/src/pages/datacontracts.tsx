@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
-import { enc, get, withQuery, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team } from "../api.js";
+import { enc, get, withQuery, type ContractView, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team } from "../api.js";
 import { contractSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { ContractHistory } from "./contract-history.js";
+import { Promises, useLatestChecks, ViewModels } from "./contract-view.js";
 import { canCreate, TeamLink, useUrlFilters } from "./dataproducts.js";
 
 const FILTERS = ["q", "teamId"] as const;
@@ -84,14 +85,15 @@ export const schemaList = (c: { schema?: unknown }): SchemaObject[] => {
 export function DataContractPage({ id }: { id: string }) {
   const { session } = useSession();
   const contract = useLoad(() => get<DataContract>(`/api/datacontracts/${enc(id)}`), [id]);
-  const models = useLoad(() => get<{ models: NormalizedModel[]; schemas?: Array<{ type: string; detectedType: string; models: NormalizedModel[] }> }>(`/api/datacontracts/${enc(id)}/models`), [id]);
+  const view = useLoad(() => get<ContractView>(`/api/datacontracts/${enc(id)}/view`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
+  const checks = useLatestChecks(id);
   const [deleting, setDeleting] = useState(false);
   if (contract.loading) return <Loading />;
   if (!contract.data) return <ErrorBox error={contract.error} />;
   const c = contract.data;
   const s = contractSummary(c);
-  const terms = s.format === "dcs" ? (c.terms as Record<string, string | undefined> | undefined) : undefined;
+  const v = view.data;
   const provider = s.format === "dcs" ? c.provider : undefined;
   return (
     <>
@@ -141,8 +143,20 @@ export function DataContractPage({ id }: { id: string }) {
         </div>
         <div>
           <dt>Format</dt>
-          <dd>{s.format === "odcs" ? `Open Data Contract Standard ${String((c as Record<string, unknown>).apiVersion ?? "")}` : "Data Contract Specification"}</dd>
+          <dd>{v ? `${v.formatLabel}${v.formatVersion ? ` (${v.formatVersion})` : ""}` : s.format === "odcs" ? "Open Data Contract Standard" : "Data Contract Specification"}</dd>
         </div>
+        {v?.domain && (
+          <div>
+            <dt>Domain</dt>
+            <dd>{v.domain}</dd>
+          </div>
+        )}
+        {v?.dataProduct && (
+          <div>
+            <dt>Data product</dt>
+            <dd>{v.dataProduct}</dd>
+          </div>
+        )}
         {provider?.dataProductId && (
           <div>
             <dt>Provided by</dt>
@@ -153,34 +167,29 @@ export function DataContractPage({ id }: { id: string }) {
           </div>
         )}
       </dl>
-      {terms && Object.values(terms).some(Boolean) && (
-        <section aria-labelledby="terms">
-          <h2 id="terms">Terms</h2>
-          <dl class="terms">
-            {(["usage", "limitations", "billing", "noticePeriod"] as const).map(
-              (k) =>
-                terms[k] && (
-                  <div key={k}>
-                    <dt>{k === "noticePeriod" ? "Notice period" : k[0].toUpperCase() + k.slice(1)}</dt>
-                    <dd>{terms[k]}</dd>
-                  </div>
-                ),
-            )}
-          </dl>
-        </section>
-      )}
+      <ErrorBox error={view.error} title="What the contract promises could not be read" />
+      {v && <Promises view={v} />}
       <section aria-labelledby="models">
         <h2 id="models">Models</h2>
-        {s.format === "dcs" && schemaList(c).length > 0 && (
-          <p class="muted">
-            {schemaList(c)
-              .map((x, i) => `${x.type}${models.data?.schemas?.[i] && models.data.schemas[i].detectedType !== x.type ? ` (read as ${models.data.schemas[i].detectedType})` : ""}`)
-              .join(", ")}{" "}
-            schema, normalized.
-          </p>
+        {view.loading && <Loading />}
+        {v?.schemas.map((schema, i) => (
+          <div key={i} class="schema-group">
+            {v.format === "dcs-0.9" && (
+              <p class="muted">
+                {schema.type}
+                {schema.detectedType !== schema.type ? ` (read as ${schema.detectedType})` : ""} schema, normalized.
+              </p>
+            )}
+            <ViewModels models={schema.models} checks={checks} />
+          </div>
+        ))}
+        {v && v.schemas.length === 0 && <Empty>This contract defines no models yet.</Empty>}
+        {v && v.definitions.length > 0 && (
+          <details class="definitions">
+            <summary>Shared types ({v.definitions.filter((d) => d.depth === 0).length}), referred to with →</summary>
+            <ViewModels models={[{ name: "definitions", kind: "types", rules: [], fields: v.definitions }]} />
+          </details>
         )}
-        <ErrorBox error={models.error} />
-        {models.loading ? <Loading /> : models.data && <ModelTables models={models.data.models} />}
       </section>
       <ContractHistory id={c.id} />
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/datacontracts/${enc(c.id)}`} name={s.title} noun="data contract" then="/datacontracts">

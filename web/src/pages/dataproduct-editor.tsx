@@ -12,6 +12,13 @@ type Port = Record<string, unknown> & { id?: string; server?: Record<string, unk
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 
+/** A contract in a picker: its title (docs/formats.md), with its version, or its id where two share a title. */
+function contractLabel(c: DataContract, all: DataContract[]): string {
+  const { title, version } = contractSummary(c);
+  const shared = all.some((o) => o.id !== c.id && contractSummary(o).title === title);
+  return `${title}${version ? ` ${version}` : ""}${shared ? ` — ${c.id}` : ""}`;
+}
+
 /** The person's teams, for owner selects: owners of the organization may choose any team. */
 export function useOwnTeams(): Team[] {
   const { session } = useSession();
@@ -46,12 +53,15 @@ function ProductForm({ doc, onChange, errors }: FormProps) {
           </select>
         </Field>
         <Field label="Status" id="product-status" error={errors["info.status"]}>
-          <input id="product-status" value={String(info.status ?? "")} onInput={(e) => setInfo("status", e.currentTarget.value)} list="product-statuses" />
-          <datalist id="product-statuses">
+          <select id="product-status" value={String(info.status ?? "")} onChange={(e) => setInfo("status", e.currentTarget.value)}>
+            <option value="">No status</option>
+            {info.status && !STATUSES.includes(String(info.status)) ? <option value={String(info.status)}>{String(info.status)}</option> : null}
             {STATUSES.map((s) => (
-              <option key={s} value={s} />
+              <option key={s} value={s}>
+                {s}
+              </option>
             ))}
-          </datalist>
+          </select>
         </Field>
       </div>
       <Field label="Description" id="product-description" error={errors["info.description"]}>
@@ -106,7 +116,7 @@ function ProductForm({ doc, onChange, errors }: FormProps) {
                     <option value="">None</option>
                     {contracts.data?.map((c) => (
                       <option key={c.id} value={c.id}>
-                        {contractSummary(c).title} ({c.id})
+                        {contractLabel(c, contracts.data!)}
                       </option>
                     ))}
                   </select>
@@ -119,6 +129,9 @@ function ProductForm({ doc, onChange, errors }: FormProps) {
                 </Field>
                 <Field label="Schema" id={`port-${i}-schema`}>
                   <input id={`port-${i}-schema`} value={String(server.schema ?? "")} onInput={(e) => setServer("schema", e.currentTarget.value)} />
+                </Field>
+                <Field label="Table" id={`port-${i}-table`} hint="For grants on one table rather than the whole schema.">
+                  <input id={`port-${i}-table`} value={String(server.table ?? "")} onInput={(e) => setServer("table", e.currentTarget.value)} />
                 </Field>
               </div>
               <div class="row checks">

@@ -56,6 +56,11 @@ export interface DocumentEditorProps {
   intro?: ComponentChildren;
   /** Before an edit is saved: the changes it would make, so a breaking one is confirmed first. */
   review?: (id: string, doc: Doc) => Promise<ChangeReport>;
+  /**
+   * The stored document's YAML as written, for a resource that keeps it (data contracts): the YAML
+   * view starts from that text, and the text is saved as YAML, comments and all.
+   */
+  yamlText?: (id: string) => Promise<string>;
 }
 
 type Mode = "form" | "yaml";
@@ -83,9 +88,10 @@ export function DocumentEditor(props: DocumentEditorProps) {
     if (!id) return;
     try {
       const { data, etag } = await send<Doc>("GET", `/api/${resource.plural}/${enc(id)}`);
+      const written = props.yamlText ? await props.yamlText(id) : undefined;
       setLoaded({ doc: data, etag, loading: false });
       setDoc(data);
-      setText(toYaml(data));
+      setText(written ?? toYaml(data));
       setMode((m) => (props.form?.(data) ? m : "yaml"));
       setDirty(false);
       setConflict(undefined);
@@ -198,7 +204,9 @@ export function DocumentEditor(props: DocumentEditorProps) {
       }
       // Only an organization owner may store a breaking change over approved accesses; others get the 409 shown below.
       const path = `/api/${resource.plural}/${enc(docId)}${confirmed && session.role === "owner" ? "?allowBreaking=true" : ""}`;
-      await send("PUT", path, body, id ? { ifMatch: overwrite ?? loaded.etag } : { ifNoneMatch: "*" });
+      // Text kept as written goes as YAML, so its comments and order are kept too.
+      const asWritten = mode === "yaml" && props.yamlText ? { yaml: text } : {};
+      await send("PUT", path, body, { ...(id ? { ifMatch: overwrite ?? loaded.etag } : { ifNoneMatch: "*" }), ...asWritten });
       setDirty(false);
       navigate(`/${resource.plural}/${enc(docId)}`, { force: true });
     } catch (err) {

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import { ApiError, enc, get, send, withQuery, type DataProduct, type Team } from "../api.js";
+import { ApiError, enc, get, send, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
+import { AccessTable } from "./access-parts.js";
 import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
 
 export function TeamList() {
@@ -98,6 +99,8 @@ export function TeamPage({ id }: { id: string }) {
   const { session } = useSession();
   const team = useLoad(() => send<Team>("GET", `/api/teams/${enc(id)}`), [id]);
   const products = useLoad(() => get<DataProduct[]>(withQuery("/api/dataproducts", { teamId: id })), [id]);
+  // What the team consumes, itself or through its data products (the server filters: no first page filtered here).
+  const consumed = useLoad(() => get<Access[]>(withQuery("/api/access", { consumerTeamId: id })), [id]);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("member");
   const [error, setError] = useState<unknown>();
@@ -227,6 +230,12 @@ export function TeamPage({ id }: { id: string }) {
             );
           })}
         </ul>
+      </section>
+      <section aria-labelledby="consumed">
+        <h2 id="consumed">Data it consumes</h2>
+        <ErrorBox error={consumed.error} title="The accesses could not be read" />
+        {consumed.data?.length === 0 && <Empty>This team consumes no data products through Steward.</Empty>}
+        {!!consumed.data?.length && <AccessTable accesses={consumed.data} />}
       </section>
       <Confirm
         open={removing !== null}

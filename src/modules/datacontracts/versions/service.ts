@@ -1,6 +1,7 @@
 import { contractFormatOf, type ContractDocument, type ModelGroup } from "../../../contract-formats/index.js";
 import { boundedModels, contractModels, contractViolations, parseContractAhead } from "../../../contract-formats/models.js";
 import { diffModels } from "../../../contract-changes/diff.js";
+import { diffDocument } from "../../../contract-changes/document-diff.js";
 import type { NormalizedModel } from "../../../schema-formats/types.js";
 import type { ContractChange } from "../../../contract-changes/rules.js";
 import { principalOf, type Actor } from "../../../events/log.js";
@@ -63,8 +64,8 @@ export function majorOf(version: string | undefined): number | undefined {
 
 /**
  * A contract's history (PRODUCT.md §9): every stored document as a numbered version, the
- * differences between any two or against a proposed document, and the gate that refuses a
- * breaking change while approved accesses depend on the contract.
+ * differences between any two or against a proposed document (its models and every other member,
+ * docs/versions.md), and the gate that refuses a breaking change while approved accesses depend on the contract.
  */
 export class ContractVersionService {
   constructor(
@@ -106,7 +107,7 @@ export class ContractVersionService {
     const [a, b] = await Promise.all([this.versionDoc(p, id, fromN), this.versionDoc(p, id, toN)]);
     await parseContractAhead(a);
     await parseContractAhead(b);
-    return this.report(this.database.db, p.organizationId, id, fromN, toN, diffModels(modelsOf(a), modelsOf(b)));
+    return this.report(this.database.db, p.organizationId, id, fromN, toN, [...diffModels(modelsOf(a), modelsOf(b)), ...diffDocument(a, b)]);
   }
 
   /** Differences between the current document and a proposed one, without storing anything. */
@@ -123,7 +124,7 @@ export class ContractVersionService {
     await parseContractAhead(candidate);
     const violations = contractViolations(candidate);
     if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
-    return this.report(this.database.db, p.organizationId, id, "current", "proposed", diffModels(modelsOf(current), modelsOf(candidate)));
+    return this.report(this.database.db, p.organizationId, id, "current", "proposed", [...diffModels(modelsOf(current), modelsOf(candidate)), ...diffDocument(current, candidate)]);
   }
 
   /**
@@ -137,7 +138,8 @@ export class ContractVersionService {
     // A document stored over the field limit (before the limit was lowered) has no models to compare:
     // the update that brings it within the limit starts its comparisons afresh.
     const previous = boundedModels(before);
-    const breakingChanges = diffModels(previous.ok ? modelsOf(before, previous.groups) : [], modelsOf(after)).filter((c) => c.breaking);
+    const changes = [...diffModels(previous.ok ? modelsOf(before, previous.groups) : [], modelsOf(after)), ...diffDocument(before, after)];
+    const breakingChanges = changes.filter((c) => c.breaking);
     if (breakingChanges.length === 0) return { breaking: false };
     if (allowBreaking) return { breaking: true };
     const majorBefore = majorOf(contractFormatOf(before).facts(before).version);

@@ -79,6 +79,30 @@ describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", 
     expect(elsewhere.body.violations).toEqual([{ field: "id", message: "must equal 'history' or be absent" }]);
   });
 
+  it("refuses a shortened retention or a removed server outside the models while an access is approved, and lists new terms as not breaking", async () => {
+    const levels = { retention: { period: "P1Y" }, availability: { percentage: "99.9%" } };
+    const servers = { prod: { type: "postgres", host: "db", port: 5432, database: "shop", schema: "public" } };
+    const full = (version: string, extra: Record<string, unknown>) => ({ ...contract(version, ID + AMOUNT), ...extra });
+    expect((await t.api("PUT", "/api/datacontracts/orders-sla", full("1.0.0", { servicelevels: levels, servers }), { key: keys.sales })).status).toBe(200);
+    await t.api("PUT", "/api/dataproducts/orders-sla", { info: { title: "Orders", owner: "sales" }, outputPorts: [{ id: "pg", type: "postgres", dataContractId: "orders-sla" }] });
+    await t.api("PUT", "/api/access/marketing-sla", { info: { purpose: "Attribution" }, provider: { dataProductId: "orders-sla", outputPortId: "pg" }, consumer: { teamId: "marketing" } });
+    expect((await t.api("POST", "/api/access/marketing-sla/approve")).status).toBe(200);
+
+    const shorter = full("1.0.1", { servicelevels: { ...levels, retention: { period: "P30D" } }, servers: {}, terms: { usage: "Attribution only." } });
+    const res = await t.api("PUT", "/api/datacontracts/orders-sla", shorter, { key: keys.sales });
+    expect(res.status).toBe(409);
+    expect(res.body.breakingChanges.map((c: { change: string; path: string }) => `${c.change} ${c.path}`)).toEqual(["server-removed servers.prod", "sla-weakened servicelevels.retention.period"]);
+    expect(res.body.affectedAccesses).toEqual([{ id: "marketing-sla", consumerTeamId: "marketing", consumerDataProductId: null }]);
+    expect((await t.api("GET", "/api/datacontracts/orders-sla/versions")).body).toHaveLength(1);
+    const preview = await t.api("POST", "/api/datacontracts/orders-sla/changes", shorter);
+    expect(preview.body.changes.map((c: { change: string; breaking: boolean }) => `${c.change} ${c.breaking}`)).toEqual(["server-removed true", "sla-weakened true", "terms-changed false"]);
+    // A longer retention and new terms pass the gate.
+    const longer = full("1.0.1", { servicelevels: { ...levels, retention: { period: "P2Y" } }, servers, terms: { usage: "Attribution only." } });
+    expect((await t.api("PUT", "/api/datacontracts/orders-sla", longer, { key: keys.sales })).status).toBe(200);
+    const stored = await t.api("GET", "/api/datacontracts/orders-sla/changes");
+    expect(stored.body.changes.map((c: { change: string }) => c.change)).toEqual(["sla-strengthened", "terms-changed"]);
+  });
+
   describe("with an approved access under the contract", () => {
     beforeAll(async () => {
       expect((await t.api("PUT", "/api/datacontracts/orders-v1", contract("1.0.0", ID + AMOUNT))).status).toBe(200);

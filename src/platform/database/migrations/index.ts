@@ -20,6 +20,7 @@ import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
 import noSecretHint from "./0125_no_secret_hint.js";
 import apiKeyUsers from "./0145_api_key_users.js";
+import contractYamlText from "./0150_contract_yaml_text.js";
 import search from "./0200_search.js";
 
 /**
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0120_access_port_ids": accessPortIds,
   "0125_no_secret_hint": noSecretHint,
   "0145_api_key_users": apiKeyUsers,
+  "0150_contract_yaml_text": contractYamlText,
   "0200_search": search,
 };
 
