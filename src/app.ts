@@ -15,6 +15,9 @@ import { assetRoutes } from "./modules/assets/routes.js";
 import { sourceSystemRoutes } from "./modules/sourcesystems/routes.js";
 import { definitionRoutes } from "./modules/definitions/routes.js";
 import { tagRoutes } from "./modules/tags/routes.js";
+import { policyRoutes } from "./modules/policies/routes.js";
+import { classificationSchemeRoutes } from "./modules/classification-schemes/routes.js";
+import { certificationRoutes } from "./modules/certifications/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
@@ -211,6 +214,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     definitionRoutes(api, services.definitions, config);
     tagRoutes(api, services.tags, config);
     testResultRoutes(api, services.testResults, config);
+    policyRoutes(api, services.policies, config);
+    classificationSchemeRoutes(api, services.classificationSchemes, config);
+    certificationRoutes(api, services.certifications, config);
     eventRoutes(api, services.feed);
   });
 

@@ -27,6 +27,12 @@ import { definitionDefinition } from "./modules/definitions/service.js";
 import type { Definition } from "./modules/definitions/shapes.js";
 import { tagDefinition } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
+import { policyDefinition } from "./modules/policies/service.js";
+import type { Policy } from "./modules/policies/shapes.js";
+import { classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
+import type { ClassificationScheme } from "./modules/classification-schemes/shapes.js";
+import { certificationDefinition } from "./modules/certifications/service.js";
+import type { Certification } from "./modules/certifications/shapes.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -49,6 +55,9 @@ export interface Services {
   definitions: DocumentService<Definition>;
   tags: DocumentService<Tag>;
   testResults: TestResultService;
+  policies: DocumentService<Policy>;
+  classificationSchemes: DocumentService<ClassificationScheme>;
+  certifications: DocumentService<Certification>;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
 }
@@ -115,6 +124,9 @@ export function createServices(config: Config, database: Database, clock: Clock)
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
+    policies: new DocumentService(policyDefinition, database, events, clock),
+    classificationSchemes: new DocumentService(classificationSchemeDefinition, database, events, clock),
+    certifications: new DocumentService(certificationDefinition, database, events, clock),
     people: new PeopleService(database, clock, config),
   };
 }
