@@ -32,6 +32,12 @@ import type { Policy } from "./modules/policies/shapes.js";
 import { classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
 import type { ClassificationScheme } from "./modules/classification-schemes/shapes.js";
 import { certificationDefinition } from "./modules/certifications/service.js";
+import { checkCertificationChanges } from "./modules/certifications/assignment.js";
+import { PolicyEnforcement } from "./modules/policies/enforcement.js";
+import { gatedDocument } from "./modules/policies/document-gate.js";
+import { RuleRunner } from "./policies/rules/runner.js";
+import { contractFacts } from "./modules/datacontracts/service.js";
+import { productFacts } from "./modules/dataproducts/service.js";
 import type { Certification } from "./modules/certifications/shapes.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
@@ -58,6 +64,8 @@ export interface Services {
   policies: DocumentService<Policy>;
   classificationSchemes: DocumentService<ClassificationScheme>;
   certifications: DocumentService<Certification>;
+  /** The organization's Accepted policies applied at each gate (docs/policies.md). */
+  policyEnforcement: PolicyEnforcement;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
 }
@@ -66,6 +74,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const events = new EventLog(database, config, clock);
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
+  const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   return {
     config,
     clock,
@@ -88,7 +97,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     connectors: new DocumentService(connectorDefinition, database, events, clock),
     dataProducts: new DocumentService(
-      dataProductDefinition({
+      gatedDocument(dataProductDefinition({
         async checkNotInUse(ex, organizationId, productId, portIds) {
           const open = await accessRepository.openForProduct(ex, organizationId, productId, clock.now().toISOString(), portIds);
           if (open.count > 0) {
@@ -103,16 +112,29 @@ export function createServices(config: Config, database: Database, clock: Clock)
           const consumed = portIds === undefined ? await accessRepository.countOpenConsumedBy(ex, organizationId, productId, clock.now().toISOString()) : 0;
           if (consumed > 0) throw conflict(`Data product '${productId}' consumes data through ${consumed} open access request(s). Cancel or delete them first.`);
         },
-      }, { maxOutputPorts: config.maxOutputPorts }),
+      }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
+        gate: "product.publish",
+        variable: "product",
+        what: "Publishing the data product",
+        statusOf: (product) => productFacts(product).status,
+        events: ["DataProductCreatedEvent", "DataProductUpdatedEvent"],
+        before: checkCertificationChanges,
+      }),
       database,
       events,
       clock,
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      dataContractDefinition({
+      gatedDocument(dataContractDefinition({
         countOpenAccesses: (ex, organizationId, contractId) => accessRepository.countOpenForContract(ex, organizationId, contractId, clock.now().toISOString()),
         versions: contractVersions,
+      }), policyEnforcement, clock, {
+        gate: "contract.publish",
+        variable: "contract",
+        what: "Publishing the data contract",
+        statusOf: (contract) => contractFacts(contract).status,
+        events: ["DataContractCreatedEvent", "DataContractUpdatedEvent"],
       }),
       database,
       events,
@@ -127,6 +149,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     policies: new DocumentService(policyDefinition, database, events, clock),
     classificationSchemes: new DocumentService(classificationSchemeDefinition, database, events, clock),
     certifications: new DocumentService(certificationDefinition, database, events, clock),
+    policyEnforcement,
     people: new PeopleService(database, clock, config),
   };
 }

@@ -82,6 +82,8 @@ export interface RecordedVerdict {
   gate: string;
   rule: string;
   message?: string;
+  /** Why the rule could not be decided: it then counts as matched (fails closed). */
+  error?: string;
   /** The input values the rule read, by path (`access.port.containsPii`). */
   read: Record<string, unknown>;
   /** require-approvals: how many distinct eligible approvers it asks for. */
