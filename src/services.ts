@@ -36,6 +36,7 @@ import { checkCertificationChanges } from "./modules/certifications/assignment.j
 import { PolicyEnforcement } from "./modules/policies/enforcement.js";
 import { gatedDocument } from "./modules/policies/document-gate.js";
 import { RuleRunner } from "./policies/rules/runner.js";
+import { AccessGates } from "./modules/access/policy-gates.js";
 import { contractFacts } from "./modules/datacontracts/service.js";
 import { productFacts } from "./modules/dataproducts/service.js";
 import type { Certification } from "./modules/certifications/shapes.js";
@@ -140,7 +141,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    access: new AccessService(database, events, clock),
+    access: new AccessService(database, events, clock, new AccessGates(policyEnforcement)),
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),

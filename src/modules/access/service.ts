@@ -13,6 +13,8 @@ import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew 
 import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
+import { approvalRepository } from "./approvals.js";
+import type { AccessGates } from "./policy-gates.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
@@ -22,6 +24,8 @@ export class AccessService {
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
+    /** The organization's policies at the access gates (docs/policies.md); none when absent. */
+    private readonly gates?: AccessGates,
   ) {}
 
   /**
@@ -72,8 +76,10 @@ export class AccessService {
         createdAt: now,
         updatedAt: now,
       };
-      for (const kind of ACTION_EVENTS.create) emit(kind, accessId);
-      if (approvedOnCreation(resolved)) {
+      const decided = await this.gates?.request(trx, p, record, now);
+      for (const kind of ACTION_EVENTS.create) emit(kind, accessId, kind === "AccessRequestedEvent" ? decided?.extras : undefined);
+      // An access that needs approvals from several people is never approved at once.
+      if (approvedOnCreation(resolved) && decided?.holds !== true) {
         record.status = "approved";
         for (const kind of ACTION_EVENTS.approve) emit(kind, accessId);
       }
@@ -111,11 +117,46 @@ export class AccessService {
     }));
   }
 
-  /** The provider side approves a requested access; it activates at once when its window is open. */
+  /**
+   * The provider side approves a requested access; it activates at once when its window is open.
+   * An access its policies hold stays requested until enough eligible people approved
+   * (docs/policies.md): each approval is recorded, and the last one approves it.
+   */
   async approve(p: Principal, id: string, comment?: string): Promise<Access> {
-    return this.change(p, id, "approve", (record, emit) => {
+    const gates = this.gates;
+    if (!gates) {
+      return this.change(p, id, "approve", (record, emit) => {
+        record.status = "approved";
+        emit("AccessApprovedEvent", id, undefined, comment);
+      });
+    }
+    return this.events.transaction(p, async (trx, emit) => {
+      const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
+      if (!record) throw notFound("Access", id);
+      const now = this.clock.now().toISOString();
+      const stage = stageOf(record, now);
+      // Who may approve depends on the policies: a team they name may approve without being a party.
+      const plan = await gates.requirements(trx, p, record, now);
+      if (plan.requirements.length === 0) accessPolicy.act(p, record, "approve", stage);
+      else accessPolicy.approveAsEligible(p, record, stage, gates.eligible(plan.requirements, p, record.providerTeamId));
+      const decision = await gates.approve(trx, p, record, plan, comment, now);
+      if (decision.kind === "recorded") {
+        if (decision.duplicate) return present(record);
+        emit("AccessApprovalRecordedEvent", id, decision.extras, comment);
+        if (!decision.met) {
+          record.updatedAt = now;
+          await accessRepository.update(trx, record);
+          return present(record);
+        }
+      }
       record.status = "approved";
-      emit("AccessApprovedEvent", id, undefined, comment);
+      const activation = isActive(record, now) ? await gates.activate(trx, p, { ...plan.input, access: present(record) }) : undefined;
+      const verdicts = [...(decision.extras?.verdicts ?? []), ...(activation?.verdicts ?? [])];
+      emit("AccessApprovedEvent", id, verdicts.length > 0 ? { verdicts } : undefined, decision.kind === "plain" ? comment : undefined);
+      syncActive(record, emit, now);
+      record.updatedAt = now;
+      await accessRepository.update(trx, record);
+      return present(record);
     });
   }
 
@@ -157,6 +198,7 @@ export class AccessService {
       if (record.active) emit("AccessDeactivatedEvent", id);
       emit("AccessDeletedEvent", id);
       await accessRepository.delete(trx, p.organizationId, id);
+      await approvalRepository.forget(trx, p.organizationId, id);
     });
   }
 
