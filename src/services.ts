@@ -34,6 +34,7 @@ import type { ClassificationScheme } from "./modules/classification-schemes/shap
 import { certificationDefinition } from "./modules/certifications/service.js";
 import { checkCertificationChanges } from "./modules/certifications/assignment.js";
 import { PolicyEnforcement } from "./modules/policies/enforcement.js";
+import { PolicyDryRun } from "./modules/policies/dry-run.js";
 import { gatedDocument } from "./modules/policies/document-gate.js";
 import { RuleRunner } from "./policies/rules/runner.js";
 import { AccessGates } from "./modules/access/policy-gates.js";
@@ -67,6 +68,8 @@ export interface Services {
   certifications: DocumentService<Certification>;
   /** The organization's Accepted policies applied at each gate (docs/policies.md). */
   policyEnforcement: PolicyEnforcement;
+  /** Trying a rule over the organization's current documents and accesses. */
+  policyDryRun: PolicyDryRun;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
 }
@@ -75,6 +78,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const events = new EventLog(database, config, clock);
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
+  const policies = new DocumentService(policyDefinition, database, events, clock);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   return {
     config,
@@ -147,10 +151,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
-    policies: new DocumentService(policyDefinition, database, events, clock),
+    policies,
     classificationSchemes: new DocumentService(classificationSchemeDefinition, database, events, clock),
     certifications: new DocumentService(certificationDefinition, database, events, clock),
     policyEnforcement,
+    policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
     people: new PeopleService(database, clock, config),
   };
 }

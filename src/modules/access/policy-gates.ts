@@ -22,14 +22,20 @@ export function approverOf(p: Principal): Approver {
 }
 
 /** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
-export async function accessInput(ex: Executor, p: Principal, record: AccessRecord, now: string): Promise<Record<string, unknown>> {
-  const product = (await resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, "dataproduct", record.providerDataProductId))?.doc;
+export async function accessInput(ex: Executor, p: Principal, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
+  // A dry run over many accesses reads each product and contract once.
+  const read = (kind: "dataproduct" | "datacontract", id: string): Promise<Record<string, unknown> | undefined> => {
+    const load = () => resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, kind, id).then((r) => r?.doc);
+    if (!cache) return load();
+    const key = `${kind}\u0000${id}`;
+    if (!cache.has(key)) cache.set(key, load());
+    return cache.get(key) as Promise<Record<string, unknown> | undefined>;
+  };
+  const product = await read("dataproduct", record.providerDataProductId);
   const view = product ? findOutputPort(product, record.providerOutputPortId) : undefined;
   const contractId = view?.dataContractId ?? record.doc.provider.dataContractId ?? null;
-  const contract = contractId ? (await resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, "datacontract", contractId))?.doc : undefined;
-  const consumerProduct = record.consumerDataProductId
-    ? (await resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, "dataproduct", record.consumerDataProductId))?.doc
-    : undefined;
+  const contract = contractId ? await read("datacontract", contractId) : undefined;
+  const consumerProduct = record.consumerDataProductId ? await read("dataproduct", record.consumerDataProductId) : undefined;
   const consumer = record.doc.consumer as Record<string, unknown>;
   return {
     access: present(record),

@@ -46,3 +46,29 @@ export const PolicySchema = OpenObject(
 
 export type Rule = Static<typeof RuleSchema>;
 export type Policy = Static<typeof PolicySchema> & { id: string };
+
+export const EvaluateSchema = Type.Union([
+  Type.Object({ rule: Type.Optional(RuleSchema) }, { additionalProperties: false, description: "A draft rule to try instead of the policy's own." }),
+  Type.Null(),
+]);
+
+const FindingSchema = Type.Object({
+  gate: Type.Union(GATES.map((g) => Type.Literal(g))),
+  kind: Type.Union([Type.Literal("datacontract"), Type.Literal("dataproduct"), Type.Literal("access")]),
+  id: Type.String(),
+  outcome: Type.Union([Type.Literal("deny"), Type.Literal("warn"), Type.Literal("hold")]),
+  read: Type.Record(Type.String(), Type.Unknown(), { description: "The input values the rule read, by path; null when absent." }),
+  error: Type.Optional(Type.String({ description: "Why the rule could not be decided here; it then counts as matched." })),
+});
+
+export const DryRunSchema = Type.Object(
+  {
+    policyId: Type.String(),
+    rule: RuleSchema,
+    evaluated: Type.Object({ datacontracts: Type.Integer(), dataproducts: Type.Integer(), accesses: Type.Integer() }),
+    counts: Type.Object({ deny: Type.Integer(), warn: Type.Integer(), hold: Type.Integer() }),
+    findings: Type.Array(FindingSchema, { description: "What the rule would deny, warn about or hold; at most 500, `counts` covers all." }),
+    truncated: Type.Boolean({ description: "More documents or accesses existed than one dry run reads (10,000 of each)." }),
+  },
+  { title: "PolicyDryRun" },
+);
