@@ -82,3 +82,20 @@ describe("the runner's cost limits", () => {
     expect(ok).toMatchObject({ matched: true });
   }, 60_000);
 });
+
+describe("the example rules of docs/policies.md", () => {
+  it("given each example, when compiled at its gates, then it compiles", async () => {
+    const { readFileSync } = await import("node:fs");
+    const text = readFileSync(new URL("../../../docs/policies.md", import.meta.url), "utf8");
+    const rows = text.split("\n").filter((line) => /^\| \d+ \|/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(12);
+    for (const row of rows) {
+      const cells = row.replace(/\\\|/g, "\u0001").split("|").map((c) => c.trim().replace(/\u0001/g, "|"));
+      const gates = [...cells[2]!.matchAll(/`([a-z.]+)`/g)].map((m) => m[1]) as Parameters<typeof variablesOf>[0];
+      for (const condition of [...cells[4]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)) {
+        const compiled = compileRule(condition, variablesOf(gates));
+        expect(compiled.ok ? [] : compiled.errors, `${cells[1]}: ${condition}`).toEqual([]);
+      }
+    }
+  });
+});
