@@ -161,3 +161,7 @@ export interface CloudEvent {
   data: { id: string; timestamp: string; outputPortId?: string; status?: string };
 }
 
+export type { Policy, Rule } from "../../src/modules/policies/shapes.js";
+export type { ClassificationScheme } from "../../src/modules/classification-schemes/shapes.js";
+export type { Certification } from "../../src/modules/certifications/shapes.js";
+export type { DryRun, Finding } from "../../src/modules/policies/dry-run.js";

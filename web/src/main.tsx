@@ -19,6 +19,7 @@ import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, Tag
 import { CATALOG_KINDS } from "./pages/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
+import { CertificationList, ClassificationSchemeList, GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -83,6 +84,10 @@ function Routes({ path }: { path: string }) {
   if ((m = match("/test-results/:id", path))) return <TestRunPage id={m.id} />;
   if (path === "/connectors") return <ConnectorList />;
   if ((m = match("/connectors/:id", path))) return <ConnectorPage id={m.id} />;
+  if (path === "/policies") return <PolicyList />;
+  if ((m = match("/policies/:id", path))) return <PolicyPage id={m.id} />;
+  if (path === "/classification-schemes" || match("/classification-schemes/:id", path)) return <ClassificationSchemeList />;
+  if (path === "/certifications" || match("/certifications/:id", path)) return <CertificationList />;
   if (path === "/activity") return <ActivityPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
@@ -103,6 +108,7 @@ const NAV: Array<{ href: string; label: string; sections?: string[] }> = [
   { href: "/teams", label: "Teams" },
   { href: "/access", label: "Access" },
   { href: "/assets", label: "Catalog", sections: CATALOG_KINDS.map((k) => `/${k}`) },
+  { href: "/policies", label: "Governance", sections: GOVERNANCE_KINDS.map((k) => `/${k}`) },
   { href: "/activity", label: "Activity" },
   { href: "/settings/api-keys", label: "Settings", sections: ["/settings", "/connectors"] },
 ];
