@@ -214,7 +214,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     definitionRoutes(api, services.definitions, config);
     tagRoutes(api, services.tags, config);
     testResultRoutes(api, services.testResults, config);
-    policyRoutes(api, services.policies, services.policyDryRun, config);
+    policyRoutes(api, services.policies, services.policyDryRun, services.accessPolicyPreview, config);
     classificationSchemeRoutes(api, services.classificationSchemes, config);
     certificationRoutes(api, services.certifications, config);
     eventRoutes(api, services.feed);

@@ -35,6 +35,7 @@ import { certificationDefinition } from "./modules/certifications/service.js";
 import { checkCertificationChanges } from "./modules/certifications/assignment.js";
 import { PolicyEnforcement } from "./modules/policies/enforcement.js";
 import { PolicyDryRun } from "./modules/policies/dry-run.js";
+import { AccessPolicyPreview } from "./modules/policies/access-preview.js";
 import { gatedDocument } from "./modules/policies/document-gate.js";
 import { RuleRunner } from "./policies/rules/runner.js";
 import { AccessGates } from "./modules/access/policy-gates.js";
@@ -70,6 +71,8 @@ export interface Services {
   policyEnforcement: PolicyEnforcement;
   /** Trying a rule over the organization's current documents and accesses. */
   policyDryRun: PolicyDryRun;
+  /** What the policies say about one access before a person decides. */
+  accessPolicyPreview: AccessPolicyPreview;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
 }
@@ -80,6 +83,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const contractVersions = new ContractVersionService(database, clock);
   const policies = new DocumentService(policyDefinition, database, events, clock);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
+  const accessGates = new AccessGates(policyEnforcement);
   return {
     config,
     clock,
@@ -145,7 +149,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    access: new AccessService(database, events, clock, new AccessGates(policyEnforcement)),
+    access: new AccessService(database, events, clock, accessGates),
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),
@@ -156,6 +160,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     certifications: new DocumentService(certificationDefinition, database, events, clock),
     policyEnforcement,
     policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
+    accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     people: new PeopleService(database, clock, config),
   };
 }

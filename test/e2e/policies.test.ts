@@ -53,6 +53,20 @@ describe("governance in a browser", () => {
     expect((await t.api("GET", "/api/policies/pii-end")).body.rule.condition).toBe(rule.condition);
   }, 60_000);
 
+  it("shows, on an access's page, what each policy says and how many approvals it has before anyone approves", async () => {
+    const rule = { condition: "port.containsPii", effect: "require-approvals", gates: ["access.request"], approvals: { count: 2 }, message: "Two people approve PII." };
+    expect((await t.api("PUT", "/api/policies/two", { name: "Two approvers for PII", status: "Accepted", rule })).status).toBe(200);
+    const held = await t.api("PUT", "/api/access/held", { info: { purpose: "Forecasts", endDate: "2030-01-01" }, provider: { dataProductId: "orders", outputPortId: "orders-postgres" }, consumer: { teamId: "analytics" } });
+    expect(held.body.info.status).toBe("requested");
+    const page = await newPage(PEOPLE.owner);
+    await page.goto(`${t.url}/access/held`);
+    const section = page.getByRole("region", { name: "What the policies say" });
+    await section.waitFor();
+    expect(await section.getByRole("list", { name: "Approvals needed" }).textContent()).toContain("0 of 2 approvals: Two approvers for PII (you may give one)");
+    expect(await section.getByRole("list", { name: "Verdicts" }).textContent()).toContain("Two people approve PII.");
+    expect((await t.api("PUT", "/api/policies/two", { name: "Two approvers for PII", status: "Deprecated", rule })).status).toBe(200);
+  }, 60_000);
+
   it("shows classification schemes and a product's certifications", async () => {
     await t.api("PUT", "/api/classification-schemes/classification", { name: "Sensitivity", customProperty: "classification", classifications: [{ externalId: "public", name: "Public", level: 1 }, { externalId: "restricted", name: "Restricted", level: 4 }] });
     await t.api("PUT", "/api/certifications/gold", { name: "Gold", tag: "core", restricted: true, criteria: "All checks pass." });

@@ -165,3 +165,4 @@ export type { Policy, Rule } from "../../src/modules/policies/shapes.js";
 export type { ClassificationScheme } from "../../src/modules/classification-schemes/shapes.js";
 export type { Certification } from "../../src/modules/certifications/shapes.js";
 export type { DryRun, Finding } from "../../src/modules/policies/dry-run.js";
+export type { AccessPolicyView } from "../../src/modules/policies/access-preview.js";

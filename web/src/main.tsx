@@ -19,7 +19,7 @@ import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, Tag
 import { CATALOG_KINDS } from "./pages/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
-import { CertificationList, ClassificationSchemeList, GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
+import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage, GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -86,8 +86,10 @@ function Routes({ path }: { path: string }) {
   if ((m = match("/connectors/:id", path))) return <ConnectorPage id={m.id} />;
   if (path === "/policies") return <PolicyList />;
   if ((m = match("/policies/:id", path))) return <PolicyPage id={m.id} />;
-  if (path === "/classification-schemes" || match("/classification-schemes/:id", path)) return <ClassificationSchemeList />;
-  if (path === "/certifications" || match("/certifications/:id", path)) return <CertificationList />;
+  if (path === "/classification-schemes") return <ClassificationSchemeList />;
+  if ((m = match("/classification-schemes/:id", path))) return <ClassificationSchemePage id={m.id} />;
+  if (path === "/certifications") return <CertificationList />;
+  if ((m = match("/certifications/:id", path))) return <CertificationPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;

@@ -109,6 +109,33 @@ export class AccessGates {
     return { kind: "recorded", met: state.met, duplicate: !added, extras: { approvals: { given: state.given, needed: state.needed }, ...(plan.approve.recorded.length > 0 ? { verdicts: plan.approve.recorded } : {}) } };
   }
 
+  /**
+   * What the policies say about the access now, changing nothing: the verdicts at each access
+   * gate, and the approvals it needs with how many each has. Shown before a person approves.
+   */
+  async preview(ex: Executor, p: Principal, record: AccessRecord, now: string) {
+    const input = await accessInput(ex, p, record, now);
+    const verdicts: RecordedVerdict[] = [];
+    const requirements = contractRoleRequirements(input.contract as Record<string, unknown>, record.doc.roles ?? []);
+    for (const gate of ["access.request", "access.approve", "access.activate"] as const) {
+      const judgement = await this.judge(ex, p, gate, input);
+      verdicts.push(...judgement.recorded);
+      if (gate !== "access.activate") requirements.unshift(...judgement.requirements);
+    }
+    const approvals = await approvalRepository.list(ex, record.organizationId, record.id);
+    return {
+      verdicts,
+      requirements: requirements.map((r) => ({
+        source: r.source,
+        name: r.name,
+        count: r.count,
+        given: new Set(approvals.filter((a) => eligibleFor(r, a, record.providerTeamId)).map((a) => a.principal)).size,
+        eligibleNow: eligibleFor(r, approverOf(p), record.providerTeamId),
+      })),
+      approvedBy: approvals.map((a) => a.principal),
+    };
+  }
+
   /** An approval that would make the access active now passes the access.activate gate first (409 on deny). */
   async activate(ex: Executor, p: Principal, input: Record<string, unknown>): Promise<EventExtras | undefined> {
     const judgement = await this.judge(ex, p, "access.activate", input);

@@ -69,6 +69,13 @@ describe.each(DATABASES)("policies at access gates (%s)", (kind) => {
     const first = await approve(id, "sales", "looks fine");
     expect(first.status, first.text).toBe(200);
     expect(first.body.info.status).toBe("requested");
+    // Before the next person decides, the access says what its policies say, changing nothing.
+    const view = await t.api("GET", `/api/access/${id}/policies`, undefined, as("sales2"));
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.requirements).toEqual([{ source: "two", name: "Two approvers for PII", count: 2, given: 1, eligibleNow: true }]);
+    expect(view.body.verdicts).toEqual([expect.objectContaining({ policyId: "two", gate: "access.request", effect: "require-approvals" })]);
+    expect(view.body.approvedBy).toEqual([`api-key:${keys.sales!.id}`]);
+    expect((await t.api("GET", `/api/access/${id}/policies`, undefined, as("marketing"))).body.requirements[0].eligibleNow).toBe(false);
     expect((await approve(id, "sales")).body.info.status).toBe("requested");
     // The consumer is no approver.
     expect((await approve(id, "marketing")).status).toBe(403);

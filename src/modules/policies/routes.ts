@@ -4,9 +4,10 @@ import { principalOf, type App } from "../../platform/http/types.js";
 import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import type { PolicyDryRun } from "./dry-run.js";
+import { AccessPolicyViewSchema, type AccessPolicyPreview } from "./access-preview.js";
 import { DryRunSchema, EvaluateSchema, PolicySchema, type Policy, type Rule } from "./shapes.js";
 
-export function policyRoutes(app: App, policies: DocumentService<Policy>, dryRun: PolicyDryRun, config: Config): void {
+export function policyRoutes(app: App, policies: DocumentService<Policy>, dryRun: PolicyDryRun, preview: AccessPolicyPreview, config: Config): void {
   documentRoutes(app, { plural: "policies", noun: "policy", tag: "policies", schema: PolicySchema, service: policies, config });
 
   app.post(
@@ -27,5 +28,19 @@ export function policyRoutes(app: App, policies: DocumentService<Policy>, dryRun
       const draft = (request.body as { rule?: Rule } | null)?.rule;
       return dryRun.run(principalOf(request), id, draft);
     },
+  );
+
+  app.get(
+    "/api/access/:id/policies",
+    {
+      schema: {
+        tags: ["access"],
+        summary: "What the policies say about an access",
+        description: "The verdicts of the Accepted policies at the access gates now, and the approvals the access needs with how many it has. Changes nothing (docs/policies.md).",
+        params: IdParams,
+        response: { 200: AccessPolicyViewSchema, ...errors(404, 422, 429) },
+      },
+    },
+    async (request) => preview.view(principalOf(request), (request.params as { id: string }).id),
   );
 }

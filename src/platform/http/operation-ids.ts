@@ -79,6 +79,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /api/policies/{id}": "getPolicy",
   "DELETE /api/policies/{id}": "deletePolicy",
   "POST /api/policies/{id}/evaluate": "evaluatePolicy",
+  "GET /api/access/{id}/policies": "getAccessPolicyVerdicts",
   "GET /api/classification-schemes": "getClassificationSchemes",
   "PUT /api/classification-schemes/{id}": "putClassificationScheme",
   "GET /api/classification-schemes/{id}": "getClassificationScheme",

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { PolicyVerdicts } from "./policies.js";
+import { AccessPolicies } from "./policies.js";
 import { call, enc, get, type Access, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
@@ -238,7 +238,7 @@ export function AccessPage({ id }: { id: string }) {
           </div>
         )}
       </dl>
-      {history.data && <PolicyVerdicts history={history.data} />}
+      <AccessPolicies id={a.id!} version={access.data} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <ErrorBox error={history.error} title="The history could not be read" />

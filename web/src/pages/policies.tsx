@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, pagePath, type Certification, type ClassificationScheme, type DryRun, type Policy, type PageKind } from "../api.js";
+import { call, enc, get, pagePath, type AccessPolicyView, type Certification, type ClassificationScheme, type DryRun, type Policy, type PageKind } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
+import { Fact, IdFact } from "./catalog-parts.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
 
@@ -79,6 +80,10 @@ export function PolicyPage({ id }: { id: string }) {
           {p.status === "Accepted" ? "Enforced at its gates." : "Not enforced: only Accepted policies decide."}
         </p>
       </PageHeader>
+      <dl class="facts">
+        <IdFact id={p.id} />
+        <Fact label="Status">{p.status ?? "Draft"}</Fact>
+      </dl>
       {p.content && (
         <section aria-labelledby="content">
           <h2 id="content">What it says</h2>
@@ -198,23 +203,73 @@ export function ClassificationSchemeList() {
         schemes.data?.map((s) => (
           <section key={s.id} aria-labelledby={`scheme-${s.id}`}>
             <h2 id={`scheme-${s.id}`}>
-              {s.name} {s.customProperty === "classification" && <Badge tone="ok">default</Badge>}
+              <a href={pagePath("classification-schemes", s.id)}>{s.name}</a> {s.customProperty === "classification" && <Badge tone="ok">default</Badge>}
             </h2>
             {s.description && <p>{s.description}</p>}
-            <Table columns={["Tier", "Level", "Description"]} caption={`Tiers of ${s.name}`}>
-              {(s.classifications ?? []).map((c) => (
-                <tr key={c.externalId}>
-                  <td>
-                    {c.name} <code class="sub">{c.externalId}</code>
-                  </td>
-                  <td data-label="Level">{c.level ?? "—"}</td>
-                  <td data-label="Description">{c.description ?? ""}</td>
-                </tr>
-              ))}
-            </Table>
+            <Tiers scheme={s} />
           </section>
         ))
       )}
+    </>
+  );
+}
+
+function Tiers({ scheme }: { scheme: ClassificationScheme }) {
+  return (
+    <Table columns={["Tier", "Level", "Description"]} caption={`Tiers of ${scheme.name}`}>
+      {(scheme.classifications ?? []).map((c) => (
+        <tr key={c.externalId}>
+          <td>
+            {c.name} <code class="sub">{c.externalId}</code>
+          </td>
+          <td data-label="Level">{c.level ?? "—"}</td>
+          <td data-label="Description">{c.description ?? ""}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+export function ClassificationSchemePage({ id }: { id: string }) {
+  const scheme = useLoad(() => get<ClassificationScheme>(`/api/classification-schemes/${enc(id)}`), [id]);
+  if (scheme.error) return <ErrorBox error={scheme.error} />;
+  if (!scheme.data) return <Loading />;
+  const s = scheme.data;
+  return (
+    <>
+      <GovernanceNav current="classification-schemes" />
+      <PageHeader title={s.name} kicker={<a href="/classification-schemes">Classification schemes</a>}>
+        {s.description && <p class="lead">{s.description}</p>}
+      </PageHeader>
+      <dl class="facts">
+        <IdFact id={s.id} />
+        <Fact label="Written to">{s.customProperty ?? `classification.${s.id}`}</Fact>
+        <Fact label="Default">{s.customProperty === "classification" ? "yes: the standard classification field" : undefined}</Fact>
+      </dl>
+      <Tiers scheme={s} />
+    </>
+  );
+}
+
+export function CertificationPage({ id }: { id: string }) {
+  const certification = useLoad(() => get<Certification>(`/api/certifications/${enc(id)}`), [id]);
+  if (certification.error) return <ErrorBox error={certification.error} />;
+  if (!certification.data) return <Loading />;
+  const c = certification.data;
+  return (
+    <>
+      <GovernanceNav current="certifications" />
+      <PageHeader title={c.name} kicker={<a href="/certifications">Certifications</a>}>
+        {c.description && <p class="lead">{c.description}</p>}
+      </PageHeader>
+      <dl class="facts">
+        <IdFact id={c.id} />
+        <Fact label="Tag">
+          <code>{c.tag}</code>
+        </Fact>
+        <Fact label="Assigned by">{c.restricted ? "the organization only (restricted)" : "the product's team"}</Fact>
+        <Fact label="Criteria">{c.criteria}</Fact>
+      </dl>
     </>
   );
 }
@@ -239,7 +294,10 @@ export function CertificationList() {
             .map((c) => (
               <tr key={c.id}>
                 <td>
-                  {c.name} {c.restricted && <Badge tone="warn">restricted</Badge>}
+                  <a class="strong" href={pagePath("certifications", c.id)}>
+                    {c.name}
+                  </a>{" "}
+                  {c.restricted && <Badge tone="warn">restricted</Badge>}
                   {c.description && <div class="sub">{c.description}</div>}
                 </td>
                 <td data-label="Tag">
@@ -270,37 +328,38 @@ export function ProductCertifications({ tags }: { tags: readonly string[] }) {
   );
 }
 
-type Verdict = { policyId: string; name: string; effect: string; gate: string; message?: string; error?: string; read: Record<string, unknown>; count?: number };
-
 /**
- * What each policy said about an access, from its history: shown on the access's page, so the
- * person approving sees it before they act, with how many approvals it has and needs.
+ * What the policies say about an access now (GET /api/access/{id}/policies): shown on the
+ * access's page, so the person about to approve sees each policy's verdict, the values it read,
+ * and how many approvals the access has and needs.
  */
-export function PolicyVerdicts({ history }: { history: ReadonlyArray<{ kind: string; data?: Record<string, unknown> }> }) {
-  const latest = new Map<string, Verdict>();
-  let approvals: { given: number; needed: number } | undefined;
-  for (const entry of history) {
-    for (const v of (entry.data?.verdicts as Verdict[] | undefined) ?? []) latest.set(`${v.policyId}:${v.gate}`, v);
-    if (entry.data?.approvals) approvals = entry.data.approvals as { given: number; needed: number };
-  }
-  if (latest.size === 0 && !approvals) return null;
+export function AccessPolicies({ id, version }: { id: string; version?: unknown }) {
+  const view = useLoad(() => get<AccessPolicyView>(`/api/access/${enc(id)}/policies`), [id, version]);
+  if (view.error) return <ErrorBox error={view.error} title="What the policies say could not be read" />;
+  const v = view.data;
+  if (!v || (v.verdicts.length === 0 && v.requirements.length === 0)) return null;
   return (
     <section aria-labelledby="policy-verdicts">
       <h2 id="policy-verdicts">What the policies say</h2>
-      {approvals && (
-        <p>
-          {approvals.given} of {approvals.needed} required approvals given.
-        </p>
+      {v.requirements.length > 0 && (
+        <ul class="plain-list" aria-label="Approvals needed">
+          {v.requirements.map((r) => (
+            <li key={r.source}>
+              {r.given} of {r.count} approvals: {r.name}
+              {r.eligibleNow ? " (you may give one)" : ""}
+            </li>
+          ))}
+        </ul>
       )}
-      <ul class="plain-list">
-        {[...latest.values()].map((v) => (
-          <li key={`${v.policyId}:${v.gate}`}>
-            <a href={pagePath("policies", v.policyId)}>{v.name}</a> <Badge tone={v.effect === "warn" ? "warn" : undefined}>{v.effect === "require-approvals" ? `needs ${v.count ?? 1} approvals` : v.effect}</Badge>{" "}
-            at {v.gate}
-            {v.message && <>: {v.message}</>}
+      <ul class="plain-list" aria-label="Verdicts">
+        {v.verdicts.map((p) => (
+          <li key={`${p.policyId}:${p.gate}`}>
+            <a href={pagePath("policies", p.policyId)}>{p.name}</a>{" "}
+            <Badge tone={p.effect === "deny" || p.effect === "warn" ? "warn" : undefined}>{p.effect === "require-approvals" ? `needs ${p.count ?? 1} approvals` : p.effect}</Badge> at {p.gate}
+            {p.message && <>: {p.message}</>}
             <div class="sub">
-              read <code>{JSON.stringify(v.read)}</code>
-              {v.error && <> ({v.error})</>}
+              read <code>{JSON.stringify(p.read)}</code>
+              {p.error && <> ({p.error})</>}
             </div>
           </li>
         ))}
