@@ -10,11 +10,13 @@ import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
+import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 import { approvalRepository } from "./approvals.js";
 import type { AccessGates } from "./policy-gates.js";
+import { approveUnderPolicies } from "./approval-flow.js";
+import { syncActive } from "./activity.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
@@ -130,34 +132,7 @@ export class AccessService {
         emit("AccessApprovedEvent", id, undefined, comment);
       });
     }
-    return this.events.transaction(p, async (trx, emit) => {
-      const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
-      if (!record) throw notFound("Access", id);
-      const now = this.clock.now().toISOString();
-      const stage = stageOf(record, now);
-      // Who may approve depends on the policies: a team they name may approve without being a party.
-      const plan = await gates.requirements(trx, p, record, now);
-      if (plan.requirements.length === 0) accessPolicy.act(p, record, "approve", stage);
-      else accessPolicy.approveAsEligible(p, record, stage, gates.eligible(plan.requirements, p, record.providerTeamId));
-      const decision = await gates.approve(trx, p, record, plan, comment, now);
-      if (decision.kind === "recorded") {
-        if (decision.duplicate) return present(record);
-        emit("AccessApprovalRecordedEvent", id, decision.extras, comment);
-        if (!decision.met) {
-          record.updatedAt = now;
-          await accessRepository.update(trx, record);
-          return present(record);
-        }
-      }
-      record.status = "approved";
-      const activation = isActive(record, now) ? await gates.activate(trx, p, { ...plan.input, access: present(record) }) : undefined;
-      const verdicts = [...(decision.extras?.verdicts ?? []), ...(activation?.verdicts ?? [])];
-      emit("AccessApprovedEvent", id, verdicts.length > 0 ? { verdicts } : undefined, decision.kind === "plain" ? comment : undefined);
-      syncActive(record, emit, now);
-      record.updatedAt = now;
-      await accessRepository.update(trx, record);
-      return present(record);
-    });
+    return this.events.transaction(p, (trx, emit) => approveUnderPolicies(gates, trx, emit, p, id, comment, this.clock.now().toISOString(), this.database.dialect));
   }
 
   /** The provider side rejects a requested access, which closes it. */
@@ -331,13 +306,4 @@ function checkStoredSize(label: string, access: Access): void {
 function provisioningExtras(provisioning: Provisioning): EventExtras {
   const { status, platform } = provisioning;
   return typeof platform === "string" ? { status, platform } : { status };
-}
-
-/** Sets `active` for `now`, emitting Activated or Deactivated; answers whether it changed. */
-function syncActive(record: AccessRecord, emit: Emit, now: string): boolean {
-  const active = isActive(record, now);
-  if (active === record.active) return false;
-  record.active = active;
-  emit(active ? "AccessActivatedEvent" : "AccessDeactivatedEvent", record.id);
-  return true;
 }
