@@ -19,7 +19,8 @@ import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, Tag
 import { CATALOG_KINDS } from "./pages/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
-import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage, GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
+import { GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
+import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage } from "./pages/certifications.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ProductCertifications } from "./policies.js";
+import { ProductCertifications } from "./certifications.js";
 import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { replaceQuery, useLocation } from "../router.js";
