@@ -33,6 +33,10 @@ describe.each(DATABASES)("governance resources (%s)", (kind) => {
     const misplaced = await t.api("PUT", "/api/policies/GLOBAL-3", { name: "Held", rule: { condition: "true", effect: "require-approvals", gates: ["contract.publish"] } });
     expect(misplaced.body.violations.map((v: any) => v.field)).toEqual(["rule.approvals", "rule.gates"]);
     expect((await t.api("PUT", "/api/policies/GLOBAL-3", { name: "Bad status", status: "Live" })).status).toBe(422);
+    // Deep nesting would run the parser to the end of the stack: refused before parsing.
+    const deep = await t.api("PUT", "/api/policies/GLOBAL-3", { name: "Deep", rule: { condition: `${"(".repeat(1500)}true${")".repeat(1500)}`, effect: "deny", gates: ["contract.publish"] } });
+    expect(deep.status).toBe(422);
+    expect(deep.body.violations).toEqual([{ field: "rule.condition", message: "line 1, column 33: brackets nest deeper than 32 levels" }]);
     expect((await t.api("GET", "/api/policies/GLOBAL-3")).status).toBe(404);
 
     // Governance belongs to the organization: a team key reads, and changes nothing.
