@@ -91,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await scheduler.stop();
         await statistics.stop();
         await app.close();
+        await services.policyEnforcement.runner.close();
         await services.events.stop();
         await listener?.stop();
         await database.close();

@@ -28,6 +28,21 @@ import { definitionDefinition } from "./modules/definitions/service.js";
 import type { Definition } from "./modules/definitions/shapes.js";
 import { tagDefinition } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
+import { policyDefinition } from "./modules/policies/service.js";
+import type { Policy } from "./modules/policies/shapes.js";
+import { classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
+import type { ClassificationScheme } from "./modules/classification-schemes/shapes.js";
+import { certificationDefinition } from "./modules/certifications/service.js";
+import { checkCertificationChanges } from "./modules/certifications/assignment.js";
+import { PolicyEnforcement } from "./modules/policies/enforcement.js";
+import { PolicyDryRun } from "./modules/policies/dry-run.js";
+import { AccessPolicyPreview } from "./modules/policies/access-preview.js";
+import { gatedDocument } from "./modules/policies/document-gate.js";
+import { RuleRunner } from "./policies/rules/runner.js";
+import { AccessGates } from "./modules/access/policy-gates.js";
+import { contractFacts } from "./modules/datacontracts/service.js";
+import { productFacts } from "./modules/dataproducts/service.js";
+import type { Certification } from "./modules/certifications/shapes.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -50,6 +65,15 @@ export interface Services {
   definitions: DocumentService<Definition>;
   tags: DocumentService<Tag>;
   testResults: TestResultService;
+  policies: DocumentService<Policy>;
+  classificationSchemes: DocumentService<ClassificationScheme>;
+  certifications: DocumentService<Certification>;
+  /** The organization's Accepted policies applied at each gate (docs/policies.md). */
+  policyEnforcement: PolicyEnforcement;
+  /** Trying a rule over the organization's current documents and accesses. */
+  policyDryRun: PolicyDryRun;
+  /** What the policies say about one access before a person decides. */
+  accessPolicyPreview: AccessPolicyPreview;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
   /** Full-text search over the catalog. */
@@ -61,6 +85,9 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
   const inUse = accessesInUse(clock);
+  const policies = new DocumentService(policyDefinition, database, events, clock);
+  const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
+  const accessGates = new AccessGates(policyEnforcement);
   return {
     config,
     clock,
@@ -76,24 +103,43 @@ export function createServices(config: Config, database: Database, clock: Clock)
     teams: new DocumentService(teamDefinition({ countOpenAccesses: inUse.countForTeam }), database, events, clock),
     connectors: new DocumentService(connectorDefinition, database, events, clock),
     dataProducts: new DocumentService(
-      dataProductDefinition({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }),
+      gatedDocument(dataProductDefinition({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
+        gate: "product.publish",
+        variable: "product",
+        what: "Publishing the data product",
+        statusOf: (product) => productFacts(product).status,
+        events: ["DataProductCreatedEvent", "DataProductUpdatedEvent"],
+        before: checkCertificationChanges,
+      }),
       database,
       events,
       clock,
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      dataContractDefinition({ countOpenAccesses: inUse.countForContract, versions: contractVersions }),
+      gatedDocument(dataContractDefinition({ countOpenAccesses: inUse.countForContract, versions: contractVersions }), policyEnforcement, clock, {
+        gate: "contract.publish",
+        variable: "contract",
+        what: "Publishing the data contract",
+        statusOf: (contract) => contractFacts(contract).status,
+        events: ["DataContractCreatedEvent", "DataContractUpdatedEvent"],
+      }),
       database,
       events,
       clock,
     ),
-    access: new AccessService(database, events, clock),
+    access: new AccessService(database, events, clock, accessGates),
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
+    policies,
+    classificationSchemes: new DocumentService(classificationSchemeDefinition, database, events, clock),
+    certifications: new DocumentService(certificationDefinition, database, events, clock),
+    policyEnforcement,
+    policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
+    accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     people: new PeopleService(database, clock, config),
     search: new SearchService(database, config.appUrl),
   };

@@ -54,12 +54,20 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
       ["/api/sourcesystems/shop", { name: "Shop", owner: "sales" }],
       ["/api/definitions/order_id", { owner: "sales", type: "string" }],
       ["/api/tags/Governance/PII", { owner: "sales" }],
+      ["/api/policies/GLOBAL-1", { name: "Quality" }],
+      ["/api/classification-schemes/classification", { name: "Classification" }],
+      ["/api/certifications/gold", { name: "Gold", tag: "gold" }],
     ];
     for (const [path, body] of others) {
       await ok("PUT", path, body);
       await ok("PUT", path, { ...body, description: "changed" });
       await ok("DELETE", path);
     }
+    // An access held for approvals by a policy: each approval is recorded before the access is approved.
+    await ok("PUT", "/api/dataproducts/held", { info: { title: "Held", owner: "sales" }, outputPorts: [{ id: "pg" }] });
+    await ok("PUT", "/api/policies/held", { name: "Held", status: "Accepted", rule: { condition: "access.id == 'a3'", effect: "require-approvals", gates: ["access.request"], approvals: { count: 1 } } });
+    await ok("PUT", "/api/access/a3", { info: { purpose: "p", startDate: "2999-01-01" }, provider: { dataProductId: "held", outputPortId: "pg" }, consumer: { teamId: "marketing" } });
+    await ok("POST", "/api/access/a3/approve");
     await ok("PUT", "/api/datacontracts/c", contract);
     const run = await ok("POST", "/api/test-results", { dataContractId: "c", result: "passed", server: "production" });
     await ok("DELETE", `/api/test-results/${run.id}`);
@@ -91,6 +99,9 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
       expect(components[eventKind], eventKind).toBeDefined();
       const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : []),
         ...(eventKind === "DataContractUpdatedEvent" ? ["breaking"] : []),
+        ...(eventKind === "AccessApprovalRecordedEvent" ? ["approvals"] : []),
+        // The verdicts of the policies that held, warned or denied, where the kind carries them.
+        ...(event.data.verdicts !== undefined && components[eventKind].properties.verdicts !== undefined ? ["verdicts"] : []),
       ];
       // The payload members match the kind's published component schema.
       expect(Object.keys(components[eventKind].properties).sort(), eventKind).toEqual(expect.arrayContaining(expectedKeys));

@@ -36,6 +36,16 @@ export const RESOURCE_EVENT_KINDS = [
   "TagDeletedEvent",
   "TestResultsCreatedEvent",
   "TestResultsDeletedEvent",
+  "PolicyCreatedEvent",
+  "PolicyUpdatedEvent",
+  "PolicyDeletedEvent",
+  "ClassificationSchemeCreatedEvent",
+  "ClassificationSchemeUpdatedEvent",
+  "ClassificationSchemeDeletedEvent",
+  "CertificationCreatedEvent",
+  "CertificationUpdatedEvent",
+  "CertificationDeletedEvent",
+  "AccessApprovalRecordedEvent",
 ] as const;
 
 export const PROVISIONING_EVENT_KINDS = [
@@ -58,6 +68,26 @@ export interface EventExtras {
   platform?: string;
   /** DataContractUpdatedEvent: whether the change broke compatibility (PRODUCT.md §9). */
   breaking?: boolean;
+  /** The policies that denied, warned or required approvals for this change (docs/policies.md). */
+  verdicts?: RecordedVerdict[];
+  /** AccessApprovalRecordedEvent: the approvals given so far and how many the access still needs. */
+  approvals?: { given: number; needed: number };
+}
+
+/** One policy's verdict as events and histories carry it (docs/policies.md). */
+export interface RecordedVerdict {
+  policyId: string;
+  name: string;
+  effect: "deny" | "warn" | "require-approvals";
+  gate: string;
+  rule: string;
+  message?: string;
+  /** Why the rule could not be decided: it then counts as matched (fails closed). */
+  error?: string;
+  /** The input values the rule read, by path (`access.port.containsPii`). */
+  read: Record<string, unknown>;
+  /** require-approvals: how many distinct eligible approvers it asks for. */
+  count?: number;
 }
 
 /** The kinds that tell an access's history. */

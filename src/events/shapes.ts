@@ -8,13 +8,25 @@ const MEANING: Partial<Record<EventKind, string>> = {
   AccessActivatedEvent: "Access became active: its consumer should now be granted permissions.",
   AccessDeactivatedEvent: "Access ended: its consumer's permissions should now be revoked.",
   AccessCanceledEvent: "An access was canceled.",
+  AccessApprovalRecordedEvent: "One person's approval of an access that needs several was recorded; AccessApprovedEvent follows once enough were given.",
   TestResultsCreatedEvent: "A data contract's test run was published.",
   TestResultsDeletedEvent: "A data contract's test run was deleted.",
 };
 
+/** The kinds whose `data` may carry policy verdicts. */
+const POLICY_GATED: ReadonlySet<EventKind> = new Set([
+  "DataContractCreatedEvent",
+  "DataContractUpdatedEvent",
+  "DataProductCreatedEvent",
+  "DataProductUpdatedEvent",
+  "AccessRequestedEvent",
+  "AccessApprovalRecordedEvent",
+  "AccessApprovedEvent",
+]);
+
 /** The `data` payload of one event kind, published under `components/schemas/<EventKind>`. */
 export function eventDataSchema(kind: EventKind): TSchema {
-  const subject = kind.replace(/(Created|Updated|Deleted|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
+  const subject = kind.replace(/(Created|Updated|Deleted|ApprovalRecorded|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
   const resource =
     subject === "OutputPort" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return Type.Object(
@@ -30,6 +42,12 @@ export function eventDataSchema(kind: EventKind): TSchema {
             status: Type.String({ description: "The access's provisioning status after this report." }),
             platform: Type.Optional(Type.String({ description: "The data platform of the grant, when the reporting connector named one." })),
           }
+        : {}),
+      ...(POLICY_GATED.has(kind)
+        ? { verdicts: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: "The policies that denied, warned or required approvals for this change (docs/policies.md)." })) }
+        : {}),
+      ...(kind === "AccessApprovalRecordedEvent"
+        ? { approvals: Type.Object({ given: Type.Integer(), needed: Type.Integer() }, { description: "Distinct eligible approvals given so far, and how many the access needs." }) }
         : {}),
       ...(kind === "TestResultsCreatedEvent"
         ? { status: Type.String({ description: "The run's overall result: passed, failed, warning, error or unknown." }) }

@@ -53,6 +53,9 @@ export interface Limits {
   schemaParseTimeoutMs: number;
   /** Longest a client may take to send a whole request, headers and body (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** Longest the policy rules of one decision may run (RULE_TIMEOUT_MS), and the heap their thread may use (RULE_MEMORY_MB); docs/policies.md. */
+  ruleTimeoutMs: number;
+  ruleMemoryMb: number;
   /** Longest a client may take to send a request's headers (HEADERS_TIMEOUT_MS). */
   headersTimeoutMs: number;
   /** Open connections per process; more are refused at once (MAX_CONNECTIONS). */
@@ -175,6 +178,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     modelFields: integer(env, "MAX_MODEL_FIELDS", 100_000, 1, 100_000_000),
     schemaParseTimeoutMs: integer(env, "SCHEMA_PARSE_TIMEOUT_MS", 30_000, 100, 3_600_000),
     requestTimeoutMs,
+    ruleTimeoutMs: integer(env, "RULE_TIMEOUT_MS", 1000, 10, 60_000),
+    ruleMemoryMb: integer(env, "RULE_MEMORY_MB", 64, 16, 4096),
     headersTimeoutMs: integer(env, "HEADERS_TIMEOUT_MS", Math.min(10_000, requestTimeoutMs), 100, requestTimeoutMs),
     connections: integer(env, "MAX_CONNECTIONS", 4096, 1, 1_000_000),
     authBodyBytes: integer(env, "AUTH_BODY_LIMIT_BYTES", 64 * 1024, 1024, 1024 ** 3),

@@ -42,6 +42,20 @@ export const accessPolicy = {
     throw forbidden("Only the consumer or the provider side of an access may change it: an organization-scoped principal, or the consuming or providing team.");
   },
 
+  /**
+   * Approving an access that needs several approvals (docs/policies.md): a person the policies
+   * name as eligible approves as the provider side would, from the same stages; anyone else
+   * needs the provider side and to be eligible as well.
+   */
+  approveAsEligible(p: Principal, teams: AccessTeams, stage: Stage, eligible: boolean): void {
+    if (!eligible) {
+      this.act(p, teams, "approve", stage);
+      throw forbidden("This access needs approvals from the people its policies name, and this principal is not one of them (docs/policies.md).");
+    }
+    const verdict = decide("approve", stage, new Set<Side>(["provider"]));
+    if (!verdict.allowed) throw verdict.status === 403 ? forbidden(verdict.detail) : conflict(verdict.detail);
+  },
+
   /** Throws the 403 or 409 problem of lifecycle.ts's RULES when the principal may not do `action` now. */
   act(p: Principal, teams: AccessTeams, action: AccessAction, stage: Stage): void {
     // A connector key grants what the provider approved: it reports provisioning for the provider, and does nothing else.

@@ -60,6 +60,18 @@ export const policy = {
     }
   },
 
+  /** Create, change or delete what governs the whole organization: policies, classification schemes, certifications. */
+  governOrganization(p: Principal, what: string): void {
+    if (p.scope !== "organization") throw forbidden(`Only organization-scoped API keys and organization owners may change ${what}.`);
+  },
+
+  /** Assign or remove a restricted certification on a data product (docs/policies.md). */
+  assignRestrictedCertification(p: Principal, certification: string): void {
+    if (p.scope !== "organization") {
+      throw forbidden(`The certification '${certification}' is restricted: only organization-scoped API keys and organization owners may assign or remove it.`);
+    }
+  },
+
   /** Create, change or delete the team `teamId`. */
   writeTeam(p: Principal, teamId: string): void {
     if (actsFor(p, teamId)) return;

@@ -60,6 +60,10 @@ export const WRITE: Record<PageKind, (t: TestServer, id: string, title: string) 
   definitions: (t, id, title) => t.api("PUT", `/api/definitions/${idSegment(id)}`, { owner: OWNER_TEAM, title, type: "string", maxLength: 100 }),
   tags: (t, id) => t.api("PUT", `/api/tags/${idSegment(id)}`, { owner: OWNER_TEAM, info: { description: "Personal data" } }),
   connectors: (t, id) => t.api("PUT", `/api/connectors/${idSegment(id)}`, { info: { type: "postgres-access" }, state: { lastEventId: "evt-42" } }),
+  policies: (t, id, title) => t.api("PUT", `/api/policies/${idSegment(id)}`, { name: title, status: "Draft", content: "Every product names an owner." }),
+  "classification-schemes": (t, id, title) =>
+    t.api("PUT", `/api/classification-schemes/${idSegment(id)}`, { name: title, classifications: [{ externalId: "public", name: "Public", level: 1 }] }),
+  certifications: (t, id, title) => t.api("PUT", `/api/certifications/${idSegment(id)}`, { name: title, tag: "certification-gold" }),
   "test-results": (t, id, title) =>
     t.api("POST", "/api/test-results", {
       id,

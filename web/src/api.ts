@@ -144,3 +144,8 @@ export type Invitation = Static<typeof InvitationViewSchema>;
 /** An event of the feed; `data` carries more members for some kinds (`outputPortId`, `status`, …). */
 export type CloudEvent = Static<typeof CloudEventSchema> & { data: { outputPortId?: string; status?: string } };
 
+export type { Policy, Rule } from "../../src/modules/policies/shapes.js";
+export type { ClassificationScheme } from "../../src/modules/classification-schemes/shapes.js";
+export type { Certification } from "../../src/modules/certifications/shapes.js";
+export type { DryRun, Finding } from "../../src/modules/policies/dry-run.js";
+export type { AccessPolicyView } from "../../src/modules/policies/access-preview.js";

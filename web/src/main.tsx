@@ -20,6 +20,8 @@ import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, Tag
 import { CATALOG_KINDS } from "./pages/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
+import { GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
+import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage } from "./pages/certifications.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -84,6 +86,12 @@ function Routes({ path }: { path: string }) {
   if ((m = match("/test-results/:id", path))) return <TestRunPage id={m.id} />;
   if (path === "/connectors") return <ConnectorList />;
   if ((m = match("/connectors/:id", path))) return <ConnectorPage id={m.id} />;
+  if (path === "/policies") return <PolicyList />;
+  if ((m = match("/policies/:id", path))) return <PolicyPage id={m.id} />;
+  if (path === "/classification-schemes") return <ClassificationSchemeList />;
+  if ((m = match("/classification-schemes/:id", path))) return <ClassificationSchemePage id={m.id} />;
+  if (path === "/certifications") return <CertificationList />;
+  if ((m = match("/certifications/:id", path))) return <CertificationPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
@@ -104,6 +112,7 @@ const NAV: Array<{ href: string; label: string; sections?: string[] }> = [
   { href: "/teams", label: "Teams" },
   { href: "/access", label: "Access" },
   { href: "/assets", label: "Catalog", sections: CATALOG_KINDS.map((k) => `/${k}`) },
+  { href: "/policies", label: "Governance", sections: GOVERNANCE_KINDS.map((k) => `/${k}`) },
   { href: "/activity", label: "Activity" },
   { href: "/settings/api-keys", label: "Settings", sections: ["/settings", "/connectors"] },
 ];

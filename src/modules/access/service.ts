@@ -10,9 +10,13 @@ import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
+import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
+import { approvalRepository } from "./approvals.js";
+import type { AccessGates } from "./policy-gates.js";
+import { approveUnderPolicies } from "./approval-flow.js";
+import { syncActive } from "./activity.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
@@ -22,6 +26,8 @@ export class AccessService {
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
+    /** The organization's policies at the access gates (docs/policies.md); none when absent. */
+    private readonly gates?: AccessGates,
   ) {}
 
   /**
@@ -72,8 +78,10 @@ export class AccessService {
         createdAt: now,
         updatedAt: now,
       };
-      for (const kind of ACTION_EVENTS.create) emit(kind, accessId);
-      if (approvedOnCreation(resolved)) {
+      const decided = await this.gates?.request(trx, p, record, now);
+      for (const kind of ACTION_EVENTS.create) emit(kind, accessId, kind === "AccessRequestedEvent" ? decided?.extras : undefined);
+      // An access that needs approvals from several people is never approved at once.
+      if (approvedOnCreation(resolved) && decided?.holds !== true) {
         record.status = "approved";
         for (const kind of ACTION_EVENTS.approve) emit(kind, accessId);
       }
@@ -111,12 +119,20 @@ export class AccessService {
     }));
   }
 
-  /** The provider side approves a requested access; it activates at once when its window is open. */
+  /**
+   * The provider side approves a requested access; it activates at once when its window is open.
+   * An access its policies hold stays requested until enough eligible people approved
+   * (docs/policies.md): each approval is recorded, and the last one approves it.
+   */
   async approve(p: Principal, id: string, comment?: string): Promise<Access> {
-    return this.change(p, id, "approve", (record, emit) => {
-      record.status = "approved";
-      emit("AccessApprovedEvent", id, undefined, comment);
-    });
+    const gates = this.gates;
+    if (!gates) {
+      return this.change(p, id, "approve", (record, emit) => {
+        record.status = "approved";
+        emit("AccessApprovedEvent", id, undefined, comment);
+      });
+    }
+    return this.events.transaction(p, (trx, emit) => approveUnderPolicies(gates, trx, emit, p, id, comment, this.clock.now().toISOString(), this.database.dialect));
   }
 
   /** The provider side rejects a requested access, which closes it. */
@@ -157,6 +173,7 @@ export class AccessService {
       if (record.active) emit("AccessDeactivatedEvent", id);
       emit("AccessDeletedEvent", id);
       await accessRepository.delete(trx, p.organizationId, id);
+      await approvalRepository.forget(trx, p.organizationId, id);
     });
   }
 
@@ -292,13 +309,4 @@ function checkStoredSize(label: string, access: Access): void {
 function provisioningExtras(provisioning: Provisioning): EventExtras {
   const { status, platform } = provisioning;
   return typeof platform === "string" ? { status, platform } : { status };
-}
-
-/** Sets `active` for `now`, emitting Activated or Deactivated; answers whether it changed. */
-function syncActive(record: AccessRecord, emit: Emit, now: string): boolean {
-  const active = isActive(record, now);
-  if (active === record.active) return false;
-  record.active = active;
-  emit(active ? "AccessActivatedEvent" : "AccessDeactivatedEvent", record.id);
-  return true;
 }

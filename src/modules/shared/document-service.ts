@@ -45,6 +45,12 @@ export interface DocumentDefinition<D extends Document> {
    * it, or returns payload members for its Updated event. `options` are the PUT's query parameters.
    */
   review?(ex: Executor, p: Principal, before: D, after: D, options: WriteOptions): Promise<EventExtras | undefined>;
+  /**
+   * Judges every create and update inside its transaction by the organization's policies
+   * (docs/policies.md): throws to refuse it, or returns payload members (the verdicts) for its
+   * Created or Updated event.
+   */
+  gate?(ex: Executor, p: Principal, before: D | undefined, after: D): Promise<EventExtras | undefined>;
   /** Runs in the transaction after a document was written (`after`: it and its JSON text as stored) or deleted (undefined). */
   written?(ex: Executor, p: Principal, id: string, after: { doc: D; json: string } | undefined): Promise<void>;
   /** Runs in the transaction of a PUT that changes nothing in the document (its YAML text as sent may still differ). */
@@ -149,7 +155,9 @@ export class DocumentService<D extends Document> {
         return { doc: existing.doc, created: false, json: existing.json };
       }
       if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
-      const extras = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
+      const reviewed = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
+      const gated = await this.definition.gate?.(trx, p, before, after);
+      const extras = gated === undefined ? reviewed : { ...reviewed, ...gated };
       const json = after === incoming ? incomingJson : JSON.stringify(after);
       await this.store(trx, emit, p, id, before, { doc: after, json }, extras);
       return { doc: after, created: before === undefined, json };
@@ -183,6 +191,11 @@ export class DocumentService<D extends Document> {
     const found = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
     if (!found) throw notFound(this.definition.label, id);
     return found;
+  }
+
+  /** The document with this id, as an internal read (no authorization): undefined when there is none. */
+  async find(organizationId: string, id: string, ex: Executor = this.database.db): Promise<D | undefined> {
+    return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
   }
 
   /** One page of documents as stored (see `getStored`); `cut` says the page ended at the byte limit with more to follow. */

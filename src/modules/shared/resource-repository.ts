@@ -10,7 +10,7 @@ import { hasMemberEmail } from "./member-email.js";
 import { hasTag } from "./document-tags.js";
 
 /** Catalog documents kept in the shared `resources` table. */
-export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag";
+export type ResourceKind = "team" | "dataproduct" | "datacontract" | "connector" | "asset" | "sourcesystem" | "definition" | "tag" | "policy" | "classificationscheme" | "certification";
 
 export interface StoredResource<D = Record<string, unknown>> {
   id: string;

@@ -212,4 +212,17 @@ export interface DB {
   test_results: TestResultsTable;
   contract_versions: ContractVersionsTable;
   api_key_changes: ApiKeyChangesTable;
+  access_approvals: AccessApprovalsTable;
+}
+
+/** One principal's approval of an access that needs several (migration 0190). */
+export interface AccessApprovalsTable {
+  organization_id: string;
+  access_id: string;
+  principal: string;
+  scope: string;
+  /** JSON array of the team ids the principal acted for. */
+  team_ids: string;
+  comment: string | null;
+  created_at: string;
 }

@@ -22,6 +22,9 @@ export const PAGE_KINDS = [
   "tags",
   "test-results",
   "connectors",
+  "policies",
+  "classification-schemes",
+  "certifications",
 ] as const;
 
 export type PageKind = (typeof PAGE_KINDS)[number];

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { AccessPolicies } from "./policies.js";
 import { call, enc, get, getAll, withQuery, type Access, type Session, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
@@ -261,6 +262,7 @@ export function AccessPage({ id }: { id: string }) {
           </div>
         )}
       </dl>
+      <AccessPolicies id={a.id!} version={access.data} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <ErrorBox error={history.error} title="The history could not be read" />

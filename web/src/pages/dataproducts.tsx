@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { ProductCertifications } from "./certifications.js";
 import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { replaceQuery, useLocation } from "../router.js";
@@ -156,6 +157,7 @@ export function DataProductPage({ id }: { id: string }) {
         }
       >
         {s.description && <p class="lead">{s.description}</p>}
+        <ProductCertifications tags={Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === "string") : []} />
       </PageHeader>
       <dl class="facts">
         <div>

@@ -1,0 +1,145 @@
+import type { EventExtras, RecordedVerdict } from "../../events/kinds.js";
+import { principalOf } from "../../events/log.js";
+import type { Principal } from "../../platform/auth.js";
+import type { Executor } from "../../platform/database/index.js";
+import type { Gate } from "../../policies/rules/gates.js";
+import { approvalState, contractRoleRequirements, eligibleFor, type ApprovalRequirement, type Approver, type Judgement } from "../../policies/rules/verdicts.js";
+import { findOutputPort } from "../../product-formats/ports.js";
+import { refusal, type PolicyEnforcement } from "../policies/enforcement.js";
+import { resourceRepository } from "../shared/resource-repository.js";
+import { approvalRepository } from "./approvals.js";
+import { present } from "./documents.js";
+import type { AccessRecord } from "./repository.js";
+
+/**
+ * The access gates of docs/policies.md: what policies say when an access is requested, approved
+ * and activated, and the approvals an access needs from several people. The service calls these
+ * inside the change's transaction; the decisions are the pure functions of `policies/rules/verdicts.ts`.
+ */
+
+export function approverOf(p: Principal): Approver {
+  return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds };
+}
+
+/** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
+export async function accessInput(ex: Executor, p: Principal, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
+  // A dry run over many accesses reads each product and contract once.
+  const read = (kind: "dataproduct" | "datacontract", id: string): Promise<Record<string, unknown> | undefined> => {
+    const load = () => resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, kind, id).then((r) => r?.doc);
+    if (!cache) return load();
+    const key = `${kind}\u0000${id}`;
+    if (!cache.has(key)) cache.set(key, load());
+    return cache.get(key) as Promise<Record<string, unknown> | undefined>;
+  };
+  const product = await read("dataproduct", record.providerDataProductId);
+  const view = product ? findOutputPort(product, record.providerOutputPortId) : undefined;
+  const contractId = view?.dataContractId ?? record.doc.provider.dataContractId ?? null;
+  const contract = contractId ? await read("datacontract", contractId) : undefined;
+  const consumerProduct = record.consumerDataProductId ? await read("dataproduct", record.consumerDataProductId) : undefined;
+  const consumer = record.doc.consumer as Record<string, unknown>;
+  return {
+    access: present(record),
+    product: product ?? {},
+    port: view ? { ...view.raw, id: view.id, containsPii: view.containsPii, autoApprove: view.autoApprove, ...(view.type ? { type: view.type } : {}) } : {},
+    contract: contract ?? {},
+    consumer: {
+      type: record.consumerType === "dataProduct" ? "dataproduct" : record.consumerType,
+      ...(record.consumerTeamId !== null ? { teamId: record.consumerTeamId } : {}),
+      ...(record.consumerDataProductId !== null ? { dataProductId: record.consumerDataProductId } : {}),
+      ...(typeof consumer.userId === "string" ? { userId: consumer.userId } : {}),
+      product: consumerProduct ?? {},
+    },
+    requester: { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] },
+    now,
+  };
+}
+
+/** A new request's verdicts: deny refuses (422); `holds` says it must wait for approvals even where it would be approved at once. */
+export interface RequestDecision {
+  extras: EventExtras | undefined;
+  holds: boolean;
+}
+
+/** What approving decides: whether it is the last approval needed, and what to record. */
+export type ApprovalDecision =
+  | { kind: "plain"; extras: EventExtras | undefined }
+  | { kind: "recorded"; extras: EventExtras; met: boolean; duplicate: boolean };
+
+const extrasOf = (verdicts: RecordedVerdict[]): EventExtras | undefined => (verdicts.length > 0 ? { verdicts } : undefined);
+
+export class AccessGates {
+  constructor(private readonly enforcement: PolicyEnforcement) {}
+
+  private judge(ex: Executor, p: Principal, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
+    return this.enforcement.judge(ex, p.organizationId, gate, input);
+  }
+
+  async request(ex: Executor, p: Principal, record: AccessRecord, now: string): Promise<RequestDecision> {
+    const input = await accessInput(ex, p, record, now);
+    const judgement = await this.judge(ex, p, "access.request", input);
+    if (judgement.denied.length > 0) throw refusal(422, "Requesting this access", judgement);
+    const roles = contractRoleRequirements(input.contract as Record<string, unknown>, record.doc.roles ?? []);
+    return { extras: extrasOf(judgement.recorded), holds: judgement.requirements.length > 0 || roles.length > 0 };
+  }
+
+  /**
+   * The approvals the access needs now: the require-approvals policies at access.request and
+   * access.approve, and the approvers of the contract's roles it requests.
+   */
+  async requirements(ex: Executor, p: Principal, record: AccessRecord, now: string): Promise<{ requirements: ApprovalRequirement[]; approve: Judgement; input: Record<string, unknown> }> {
+    const input = await accessInput(ex, p, record, now);
+    const requested = await this.judge(ex, p, "access.request", input);
+    const approve = await this.judge(ex, p, "access.approve", input);
+    const requirements = [...requested.requirements, ...approve.requirements, ...contractRoleRequirements(input.contract as Record<string, unknown>, record.doc.roles ?? [])];
+    return { requirements, approve: { ...approve, held: [...requested.held, ...approve.held], recorded: [...requested.held, ...approve.recorded] }, input };
+  }
+
+  /** Whether `p` may give one of the approvals the access needs. */
+  eligible(requirements: readonly ApprovalRequirement[], p: Principal, providerTeamId: string | null): boolean {
+    return requirements.some((r) => eligibleFor(r, approverOf(p), providerTeamId));
+  }
+
+  /** Records `p`'s approval (after authorization) and says whether the access now has all it needs. */
+  async approve(ex: Executor, p: Principal, record: AccessRecord, plan: { requirements: ApprovalRequirement[]; approve: Judgement }, comment: string | undefined, now: string): Promise<ApprovalDecision> {
+    if (plan.approve.denied.length > 0) throw refusal(409, "Approving this access", plan.approve);
+    if (plan.requirements.length === 0) return { kind: "plain", extras: extrasOf(plan.approve.recorded) };
+    const added = await approvalRepository.add(ex, record.organizationId, record.id, approverOf(p), comment, now);
+    const approvals = await approvalRepository.list(ex, record.organizationId, record.id);
+    const state = approvalState(plan.requirements, approvals, record.providerTeamId);
+    return { kind: "recorded", met: state.met, duplicate: !added, extras: { approvals: { given: state.given, needed: state.needed }, ...(plan.approve.recorded.length > 0 ? { verdicts: plan.approve.recorded } : {}) } };
+  }
+
+  /**
+   * What the policies say about the access now, changing nothing: the verdicts at each access
+   * gate, and the approvals it needs with how many each has. Shown before a person approves.
+   */
+  async preview(ex: Executor, p: Principal, record: AccessRecord, now: string) {
+    const input = await accessInput(ex, p, record, now);
+    const verdicts: RecordedVerdict[] = [];
+    const requirements = contractRoleRequirements(input.contract as Record<string, unknown>, record.doc.roles ?? []);
+    for (const gate of ["access.request", "access.approve", "access.activate"] as const) {
+      const judgement = await this.judge(ex, p, gate, input);
+      verdicts.push(...judgement.recorded);
+      if (gate !== "access.activate") requirements.unshift(...judgement.requirements);
+    }
+    const approvals = await approvalRepository.list(ex, record.organizationId, record.id);
+    return {
+      verdicts,
+      requirements: requirements.map((r) => ({
+        source: r.source,
+        name: r.name,
+        count: r.count,
+        given: new Set(approvals.filter((a) => eligibleFor(r, a, record.providerTeamId)).map((a) => a.principal)).size,
+        eligibleNow: eligibleFor(r, approverOf(p), record.providerTeamId),
+      })),
+      approvedBy: approvals.map((a) => a.principal),
+    };
+  }
+
+  /** An approval that would make the access active now passes the access.activate gate first (409 on deny). */
+  async activate(ex: Executor, p: Principal, input: Record<string, unknown>): Promise<EventExtras | undefined> {
+    const judgement = await this.judge(ex, p, "access.activate", input);
+    if (judgement.denied.length > 0) throw refusal(409, "Activating this access", judgement);
+    return extrasOf(judgement.recorded);
+  }
+}

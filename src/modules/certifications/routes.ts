@@ -1,0 +1,9 @@
+import type { Config } from "../../platform/config.js";
+import type { App } from "../../platform/http/types.js";
+import type { DocumentService } from "../shared/document-service.js";
+import { documentRoutes } from "../shared/document-routes.js";
+import { CertificationSchema, type Certification } from "./shapes.js";
+
+export function certificationRoutes(app: App, certifications: DocumentService<Certification>, config: Config): void {
+  documentRoutes(app, { plural: "certifications", noun: "certification", tag: "certifications", schema: CertificationSchema, service: certifications, config });
+}

@@ -1,0 +1,13 @@
+import { policy } from "../../policies/index.js";
+import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import type { Certification } from "./shapes.js";
+
+export const certificationDefinition: DocumentDefinition<Certification> = {
+  kind: "certification",
+  label: "Certification",
+  columns: (c) => ({ title: c.name, ownerTeamId: null, status: c.restricted ? "restricted" : null, searchText: searchText(c.id, c.name, c.description, c.tag) }),
+  authorize: (p) => policy.governOrganization(p, "certifications"),
+  emitChange(emit, id, before, after) {
+    emit(before === undefined ? "CertificationCreatedEvent" : after === undefined ? "CertificationDeletedEvent" : "CertificationUpdatedEvent", id);
+  },
+};

@@ -1,0 +1,24 @@
+import type { Kysely, Migration } from "kysely";
+
+/**
+ * The approvals given to an access that needs several (docs/policies.md): one row per access and
+ * principal, so the same person approving twice counts once. The teams are those the principal
+ * acted for when it approved, as JSON text.
+ */
+export default function migration(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("access_approvals")
+        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .addColumn("access_id", "text", (c) => c.notNull())
+        .addColumn("principal", "text", (c) => c.notNull())
+        .addColumn("scope", "text", (c) => c.notNull())
+        .addColumn("team_ids", "text", (c) => c.notNull())
+        .addColumn("comment", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("access_approvals_identity", ["organization_id", "access_id", "principal"])
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { celEnv, CelScalar, isCelError, mapType, plan, type CelType } from "@bufbuild/cel";
+import { compileRule } from "./check.js";
+import { variablesOf, type Gate } from "./gates.js";
+
+/**
+ * Evaluating compiled rules over one input (docs/policies.md). Pure and deterministic: a rule
+ * sees only `input`, which holds its gate's variables; CEL has no I/O, and the clock is `now` in
+ * the input. The cost limits (time, memory) are the worker's that runs this (`runner.ts`).
+ */
+
+export interface RuleToRun {
+  /** The policy's id: results come back under it. */
+  id: string;
+  condition: string;
+  gates: readonly Gate[];
+}
+
+export interface RuleResult {
+  id: string;
+  /** true: the condition held, so the policy's effect applies. */
+  matched: boolean;
+  /** Why the rule could not be decided (it then counts as matched: a rule that fails, fails closed). */
+  error?: string;
+  /** The input values the rule read, by path; null when absent. */
+  read: Record<string, unknown>;
+}
+
+type Program = { run: (vars: Record<string, unknown>) => unknown; reads: string[] } | { error: string; reads: string[] };
+
+/** Plans by rule text and gates: a rule is compiled once per worker. Bounded: rules are few. */
+const programs = new Map<string, Program>();
+const MAX_PROGRAMS = 2000;
+
+const MAP: CelType = mapType(CelScalar.STRING, CelScalar.DYN);
+
+function programOf(rule: RuleToRun): Program {
+  const key = `${rule.gates.join(",")}\u0000${rule.condition}`;
+  const cached = programs.get(key);
+  if (cached) return cached;
+  const declared = variablesOf(rule.gates);
+  const compiled = compileRule(rule.condition, declared);
+  let program: Program;
+  if (!compiled.ok) {
+    program = { error: compiled.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join("; "), reads: [] };
+  } else {
+    const variables = Object.fromEntries([...declared].map(([name, type]) => [name, type === "string" ? CelScalar.STRING : MAP]));
+    const run = plan(celEnv({ variables }), compiled.parsed) as unknown as (vars: Record<string, unknown>) => unknown;
+    program = { run, reads: compiled.reads };
+  }
+  if (programs.size >= MAX_PROGRAMS) programs.clear();
+  programs.set(key, program);
+  return program;
+}
+
+/** The value at a dotted path of the input, cut short when large; null when absent. */
+export function valueAt(input: Record<string, unknown>, path: string): unknown {
+  let at: unknown = input;
+  for (const part of path.split(".")) {
+    if (at === null || typeof at !== "object" || Array.isArray(at) || !Object.hasOwn(at, part)) return null;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return summarized(at);
+}
+
+function summarized(value: unknown): unknown {
+  if (typeof value === "string") return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  if (value === null || typeof value !== "object") return value ?? null;
+  const json = JSON.stringify(value);
+  if (json.length <= 500) return value;
+  return Array.isArray(value) ? `(a list of ${value.length} items)` : `(an object with ${Object.keys(value).length} members)`;
+}
+
+/** Runs each rule over the input. */
+export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>): RuleResult[] {
+  return rules.map((rule) => {
+    const program = programOf(rule);
+    const read = Object.fromEntries(program.reads.map((path) => [path, valueAt(input, path)]));
+    if ("error" in program) return { id: rule.id, matched: true, error: `the rule does not compile: ${program.error}`, read };
+    let answer: unknown;
+    try {
+      answer = program.run(input);
+    } catch (error) {
+      return { id: rule.id, matched: true, error: `evaluation failed: ${error instanceof Error ? error.message : String(error)}`, read };
+    }
+    if (isCelError(answer)) return { id: rule.id, matched: true, error: `evaluation failed: ${answer.message}`, read };
+    if (typeof answer !== "boolean") return { id: rule.id, matched: true, error: `the rule answered a ${typeof answer}, not true or false`, read };
+    return { id: rule.id, matched: answer, read };
+  });
+}

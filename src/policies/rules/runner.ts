@@ -1,0 +1,135 @@
+import { Worker } from "node:worker_threads";
+import { Problem } from "../../platform/errors.js";
+import type { RuleResult } from "./evaluate.js";
+import type { RuleTask } from "./worker.js";
+
+/**
+ * Runs rules on a worker thread of their own, one task at a time, with the cost limits of
+ * docs/policies.md: a task that runs past `timeoutMs` is stopped (the thread is ended and a new
+ * one started), one that needs more than `memoryMb` of heap ends its thread the same way, and no
+ * more than `maxQueue` tasks wait. The main thread only waits, so it keeps answering others.
+ */
+
+export interface RuleLimits {
+  timeoutMs: number;
+  memoryMb: number;
+  maxQueue: number;
+}
+
+/** A rule was stopped by a cost limit: a 422 problem naming the limit. */
+export class RuleLimitExceeded extends Problem {
+  constructor(detail: string) {
+    super(422, detail);
+  }
+}
+
+interface Pending {
+  task: RuleTask;
+  resolve(results: RuleResult[][]): void;
+  reject(error: Error): void;
+}
+
+export class RuleRunner {
+  #worker: Worker | undefined;
+  #ready: Promise<Worker> | undefined;
+  readonly #queue: Pending[] = [];
+  #running: Pending | undefined;
+  #closed = false;
+
+  constructor(readonly limits: RuleLimits) {}
+
+  /** Evaluates every rule over every input; results by input, then by rule. */
+  run(task: RuleTask): Promise<RuleResult[][]> {
+    if (task.rules.length === 0) return Promise.resolve(task.inputs.map(() => []));
+    if (this.#closed) return Promise.reject(new Problem(503, "The server is shutting down."));
+    if (this.#queue.length >= this.limits.maxQueue) return Promise.reject(new Problem(429, "Too many rule evaluations are waiting; try again shortly.", undefined, { "retry-after": "2" }));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ task, resolve, reject });
+      void this.#next();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const p of this.#queue.splice(0)) p.reject(new Problem(503, "The server is shutting down."));
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#ready = undefined;
+    await worker?.terminate();
+  }
+
+  #start(): Promise<Worker> {
+    // From source (tests, `npm run dev`) the worker is TypeScript, loaded through tsx.
+    const fromSource = import.meta.url.endsWith(".ts");
+    const entry = new URL(fromSource ? "./worker.ts" : "./worker.js", import.meta.url);
+    // From source, the thread registers tsx's loader first, then imports its TypeScript entry.
+    const bootstrap = () => `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+    const worker = new Worker(fromSource ? bootstrap() : entry, {
+      eval: fromSource,
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.limits.memoryMb / 4)) },
+    });
+    worker.unref();
+    this.#worker = worker;
+    return new Promise((resolve, reject) => {
+      const onMessage = (m: { ready?: boolean }) => {
+        if (!m.ready) return;
+        worker.off("message", onMessage);
+        resolve(worker);
+      };
+      worker.on("message", onMessage);
+      worker.once("error", reject);
+    });
+  }
+
+  async #next(): Promise<void> {
+    if (this.#running || this.#queue.length === 0 || this.#closed) return;
+    const pending = this.#queue.shift()!;
+    this.#running = pending;
+    let worker: Worker;
+    try {
+      this.#ready ??= this.#start();
+      worker = await this.#ready;
+    } catch (error) {
+      this.#ready = undefined;
+      this.#running = undefined;
+      pending.reject(error instanceof Error ? error : new Error(String(error)));
+      return this.#next();
+    }
+    const finish = (outcome: { results?: RuleResult[][]; error?: Error }, restart: boolean) => {
+      clearTimeout(timer);
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+      if (restart) {
+        this.#ready = undefined;
+        this.#worker = undefined;
+        void worker.terminate();
+      }
+      this.#running = undefined;
+      if (outcome.results) pending.resolve(outcome.results);
+      else pending.reject(outcome.error!);
+      void this.#next();
+    };
+    const onMessage = (m: { results?: RuleResult[][]; failed?: string }) =>
+      m.results ? finish({ results: m.results }, false) : finish({ error: new RuleLimitExceeded(`A rule could not be evaluated: ${m.failed}.`) }, false);
+    const onError = (error: Error & { code?: string }) =>
+      finish(
+        {
+          error:
+            error.code === "ERR_WORKER_OUT_OF_MEMORY"
+              ? new RuleLimitExceeded(`A rule was stopped: it needed more than its memory limit of ${this.limits.memoryMb} MB (RULE_MEMORY_MB). Nothing was changed.`)
+              : new RuleLimitExceeded(`A rule was stopped: ${error.message}. Nothing was changed.`),
+        },
+        true,
+      );
+    const onExit = () => finish({ error: new RuleLimitExceeded("A rule was stopped: its worker thread ended. Nothing was changed.") }, true);
+    const timer = setTimeout(
+      () => finish({ error: new RuleLimitExceeded(`A rule was stopped: it ran longer than its time limit of ${this.limits.timeoutMs} ms (RULE_TIMEOUT_MS). Nothing was changed.`) }, true),
+      this.limits.timeoutMs,
+    );
+    worker.on("message", onMessage);
+    worker.once("error", onError);
+    worker.once("exit", onExit);
+    worker.postMessage(pending.task);
+  }
+}

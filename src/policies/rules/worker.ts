@@ -1,0 +1,28 @@
+/**
+ * The worker thread that evaluates rules (see `runner.ts`): a rule that runs long or builds huge
+ * values is stopped here, by its deadline or the thread's memory limit, while the server's main
+ * thread keeps answering.
+ */
+import { parentPort } from "node:worker_threads";
+import { evaluateRules, type RuleResult, type RuleToRun } from "./evaluate.js";
+
+export interface RuleTask {
+  rules: RuleToRun[];
+  inputs: Array<Record<string, unknown>>;
+}
+
+export function runTask(task: RuleTask): RuleResult[][] {
+  return task.inputs.map((input) => evaluateRules(task.rules, input));
+}
+
+if (parentPort) {
+  const port = parentPort;
+  port.on("message", (task: RuleTask) => {
+    try {
+      port.postMessage({ results: runTask(task) });
+    } catch (error) {
+      port.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  port.postMessage({ ready: true });
+}

@@ -1,0 +1,227 @@
+import { useState } from "preact/hooks";
+import { call, enc, get, pagePath, type AccessPolicyView, type DryRun, type Policy, type PageKind } from "../api.js";
+import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
+import { Fact, IdFact } from "./catalog-parts.js";
+
+/** Policies with their rules, classification schemes and certifications (docs/policies.md). */
+
+const SECTIONS: Array<{ kind: PageKind; label: string }> = [
+  { kind: "policies", label: "Policies" },
+  { kind: "classification-schemes", label: "Classification schemes" },
+  { kind: "certifications", label: "Certifications" },
+];
+
+/** The governance menu entry covers these pages. */
+export const GOVERNANCE_KINDS = SECTIONS.map((s) => s.kind);
+
+export function GovernanceNav({ current }: { current: PageKind }) {
+  return (
+    <nav class="subnav" aria-label="Governance">
+      {SECTIONS.map((s) => (
+        <a key={s.kind} href={`/${s.kind}`} aria-current={s.kind === current ? "page" : undefined}>
+          {s.label}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+const STATUS_TONE: Record<string, string> = { Accepted: "ok", Draft: "muted", Rejected: "warn", Deprecated: "muted" };
+const EFFECT_WORDS: Record<string, string> = { deny: "refuses", warn: "warns", "require-approvals": "requires approvals" };
+
+export function PolicyList() {
+  const policies = useLoad(() => get<Policy[]>("/api/policies"), []);
+  return (
+    <>
+      <GovernanceNav current="policies" />
+      <PageHeader title="Policies">
+        <p class="lead">The organization's rules of play. Accepted policies with a rule decide at their gates.</p>
+      </PageHeader>
+      <ErrorBox error={policies.error} />
+      {policies.loading && !policies.data ? (
+        <Loading />
+      ) : policies.data?.length === 0 ? (
+        <Empty>No policies yet.</Empty>
+      ) : (
+        <Table columns={["Policy", "Status", "Rule"]} caption="Policies">
+          {policies.data?.map((p) => (
+            <tr key={p.id}>
+              <td>
+                <a class="strong" href={pagePath("policies", p.id)}>
+                  {p.name}
+                </a>
+                <div class="sub">
+                  <code>{p.id}</code>
+                </div>
+              </td>
+              <td data-label="Status">
+                <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>
+              </td>
+              <td data-label="Rule">{p.rule ? `${EFFECT_WORDS[p.rule.effect]} at ${p.rule.gates.join(", ")}` : <span class="muted">prose only</span>}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </>
+  );
+}
+
+export function PolicyPage({ id }: { id: string }) {
+  const policy = useLoad(() => get<Policy>(`/api/policies/${enc(id)}`), [id]);
+  if (policy.error) return <ErrorBox error={policy.error} />;
+  if (!policy.data) return <Loading />;
+  const p = policy.data;
+  return (
+    <>
+      <GovernanceNav current="policies" />
+      <PageHeader title={p.name} kicker={<a href="/policies">Policies</a>}>
+        <p>
+          <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>{" "}
+          {p.status === "Accepted" ? "Enforced at its gates." : "Not enforced: only Accepted policies decide."}
+        </p>
+      </PageHeader>
+      <dl class="facts">
+        <IdFact id={p.id} />
+        <Fact label="Status">{p.status ?? "Draft"}</Fact>
+      </dl>
+      {p.content && (
+        <section aria-labelledby="content">
+          <h2 id="content">What it says</h2>
+          <p class="prose">{p.content}</p>
+        </section>
+      )}
+      {p.rule ? (
+        <section aria-labelledby="rule">
+          <h2 id="rule">Rule</h2>
+          <dl class="facts">
+            <dt>Effect</dt>
+            <dd>
+              {p.rule.effect}
+              {p.rule.approvals ? ` (${p.rule.approvals.count} distinct approvers)` : ""}
+            </dd>
+            <dt>Gates</dt>
+            <dd>{p.rule.gates.join(", ")}</dd>
+            {p.rule.message && (
+              <>
+                <dt>Message</dt>
+                <dd>{p.rule.message}</dd>
+              </>
+            )}
+          </dl>
+          <pre class="code">
+            <code>{p.rule.condition}</code>
+          </pre>
+        </section>
+      ) : (
+        <p class="muted">This policy has no executable rule.</p>
+      )}
+      <TryIt policy={p} />
+    </>
+  );
+}
+
+/** "Try it": a dry run of the rule, or of an edited draft, over the organization's current data. Changes nothing. */
+function TryIt({ policy }: { policy: Policy }) {
+  const [condition, setCondition] = useState(policy.rule?.condition ?? "");
+  const [result, setResult] = useState<DryRun | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const rule = policy.rule ?? { condition: "", effect: "warn" as const, gates: ["contract.publish" as const] };
+  const run = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const draft = condition === policy.rule?.condition ? undefined : { rule: { ...rule, condition } };
+      setResult(await call<DryRun>("POST", `/api/policies/${enc(policy.id)}/evaluate`, draft ?? null));
+    } catch (e) {
+      setError(e);
+      setResult(undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="try-it">
+      <h2 id="try-it">Try it</h2>
+      <p class="muted">Runs the rule over the current data contracts, data products and open accesses. Nothing is changed.</p>
+      <form onSubmit={run}>
+        <label for="try-condition">Condition (CEL)</label>
+        <textarea id="try-condition" rows={4} value={condition} onInput={(e) => setCondition((e.target as HTMLTextAreaElement).value)} />
+        <p>
+          <button type="submit" disabled={busy || condition.trim() === ""}>
+            {busy ? "Trying…" : "Try it"}
+          </button>
+        </p>
+      </form>
+      <ErrorBox error={error} title="The rule cannot be tried" />
+      {result && (
+        <div aria-live="polite">
+          <p>
+            Evaluated {result.evaluated.datacontracts} contracts, {result.evaluated.dataproducts} products and {result.evaluated.accesses} open accesses: it would deny{" "}
+            {result.counts.deny}, warn about {result.counts.warn} and hold {result.counts.hold}.{result.truncated ? " (Not everything was read.)" : ""}
+          </p>
+          {result.findings.length > 0 && (
+            <Table columns={["Resource", "Gate", "Outcome", "Values read"]} caption="What the rule would decide">
+              {result.findings.map((f) => (
+                <tr key={`${f.gate}:${f.kind}:${f.id}`}>
+                  <td>
+                    <a href={pagePath(f.kind === "access" ? "access" : f.kind === "datacontract" ? "datacontracts" : "dataproducts", f.id)}>{f.id}</a>
+                  </td>
+                  <td data-label="Gate">{f.gate}</td>
+                  <td data-label="Outcome">
+                    <Badge tone={f.outcome === "deny" ? "warn" : undefined}>{f.outcome}</Badge>
+                  </td>
+                  <td data-label="Values read">
+                    <code>{JSON.stringify(f.read)}</code>
+                    {f.error && <div class="sub">{f.error}</div>}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * What the policies say about an access now (GET /api/access/{id}/policies): shown on the
+ * access's page, so the person about to approve sees each policy's verdict, the values it read,
+ * and how many approvals the access has and needs.
+ */
+export function AccessPolicies({ id, version }: { id: string; version?: unknown }) {
+  const view = useLoad(() => get<AccessPolicyView>(`/api/access/${enc(id)}/policies`), [id, version]);
+  if (view.error) return <ErrorBox error={view.error} title="What the policies say could not be read" />;
+  const v = view.data;
+  if (!v || (v.verdicts.length === 0 && v.requirements.length === 0)) return null;
+  return (
+    <section aria-labelledby="policy-verdicts">
+      <h2 id="policy-verdicts">What the policies say</h2>
+      {v.requirements.length > 0 && (
+        <ul class="plain-list" aria-label="Approvals needed">
+          {v.requirements.map((r) => (
+            <li key={r.source}>
+              {r.given} of {r.count} approvals: {r.name}
+              {r.eligibleNow ? " (you may give one)" : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ul class="plain-list" aria-label="Verdicts">
+        {v.verdicts.map((p) => (
+          <li key={`${p.policyId}:${p.gate}`}>
+            <a href={pagePath("policies", p.policyId)}>{p.name}</a>{" "}
+            <Badge tone={p.effect === "deny" || p.effect === "warn" ? "warn" : undefined}>{p.effect === "require-approvals" ? `needs ${p.count ?? 1} approvals` : p.effect}</Badge> at {p.gate}
+            {p.message && <>: {p.message}</>}
+            <div class="sub">
+              read <code>{JSON.stringify(p.read)}</code>
+              {p.error && <> ({p.error})</>}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
