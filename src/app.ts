@@ -16,6 +16,8 @@ import { sourceSystemRoutes } from "./modules/sourcesystems/routes.js";
 import { definitionRoutes } from "./modules/definitions/routes.js";
 import { tagRoutes } from "./modules/tags/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
+import { notificationChannelRoutes } from "./modules/notification-channels/routes.js";
+import { notificationRoutes } from "./modules/notifications/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { databaseUnavailable, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
@@ -212,6 +214,8 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     tagRoutes(api, services.tags, config);
     testResultRoutes(api, services.testResults, config);
     eventRoutes(api, services.feed);
+    notificationChannelRoutes(api, services.notificationChannels);
+    notificationRoutes(api, services.notifications);
   });
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.

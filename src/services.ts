@@ -27,6 +27,9 @@ import { definitionDefinition } from "./modules/definitions/service.js";
 import type { Definition } from "./modules/definitions/shapes.js";
 import { tagDefinition } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
+import { NotificationChannelService } from "./modules/notification-channels/service.js";
+import { NotificationService } from "./modules/notifications/service.js";
+import { NotificationEngine } from "./notifications/engine.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -51,6 +54,12 @@ export interface Services {
   testResults: TestResultService;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
+  /** Team notification channels and their delivery logs. */
+  notificationChannels: NotificationChannelService;
+  /** People's own in-app notifications and settings. */
+  notifications: NotificationService;
+  /** Derives notifications from the event log and delivers them, in the background. */
+  notificationEngine: NotificationEngine;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -116,5 +125,8 @@ export function createServices(config: Config, database: Database, clock: Clock)
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
     people: new PeopleService(database, clock, config),
+    notificationChannels: new NotificationChannelService(database, clock, config.outbound),
+    notifications: new NotificationService(database, clock),
+    notificationEngine: new NotificationEngine(database, events, config, clock),
   };
 }
