@@ -23,6 +23,8 @@ export class Receivers {
   readonly received: Received[] = [];
   readonly secrets = new Map<string, string>();
   failures = 2;
+  /** How long `/hook/*` takes to answer. */
+  hookDelayMs = 0;
   private readonly flakyCounts = new Map<string, number>();
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,6 +42,10 @@ export class Receivers {
         this.flakyCounts.set(path, seen);
         if (seen <= this.failures) return res.writeHead(500).end("not now");
         return res.writeHead(200).end("ok");
+      }
+      if (path.startsWith("/hook/") && this.hookDelayMs > 0) {
+        setTimeout(() => res.writeHead(204).end(), this.hookDelayMs);
+        return;
       }
       res.writeHead(204).end();
     });
