@@ -19,6 +19,7 @@ import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, Tag
 import { CATALOG_KINDS } from "./pages/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
+import { NotificationBell, NotificationsPage } from "./pages/notifications.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -84,6 +85,7 @@ function Routes({ path }: { path: string }) {
   if (path === "/connectors") return <ConnectorList />;
   if ((m = match("/connectors/:id", path))) return <ConnectorPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
+  if (path === "/notifications") return <NotificationsPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
   return (
@@ -158,6 +160,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
           ) : (
             current && <span class="org-name">{current.name}</span>
           )}
+          <NotificationBell path={path} />
           <span class="who" title={`${session.user.email} (${session.role ?? "no role"})`}>
             {session.user.email}
           </span>
