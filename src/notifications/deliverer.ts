@@ -40,11 +40,27 @@ export class Deliverer {
   /** Where failures to record an attempt are logged, once the process has a log. */
   logger?: FastifyBaseLogger;
 
-  /** Starts what is due now, as far as there are free places; overlapping calls share one run. */
+  /**
+   * Starts what is due now, as far as there are free places. A call while a run is under way makes
+   * that run look once more when it ends: what became due during its last look is not left for
+   * the next poll.
+   */
   pump(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    return (this.pumping ??= this.fill().finally(() => (this.pumping = undefined)));
+    if (this.pumping) {
+      this.again = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      do {
+        this.again = false;
+        await this.fill();
+      } while (this.again && !this.stopped);
+    })().finally(() => (this.pumping = undefined));
+    return this.pumping;
   }
+
+  private again = false;
 
   /** Stops starting attempts and waits for those under way. */
   async stop(): Promise<void> {

@@ -4,7 +4,8 @@ import { principalNames } from "../events/principal-names.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { composeMessage, type Message } from "./messages.js";
 import { channelTarget, emailTarget, notificationRepository as repo, type DeliveryRow, type NotificationRow } from "./repository.js";
-import { ruleFor, teamsFor, type Facts, type Rule } from "./rules.js";
+import { ENDING_SOON_DAYS, REMINDERS, remindersDue, ruleFor, teamsFor, type Facts, type NotificationKind, type Rule } from "./rules.js";
+import { SYSTEM_NAME } from "../events/principal-names.js";
 
 /** Events read per organization and transaction. */
 const EVENTS_PER_STEP = 200;
@@ -70,7 +71,7 @@ export class Deriver {
     const teams = teamsFor(rule, facts);
     if (teams.length === 0) return;
     const names = await principalNames(trx, organizationId, [row.principal]);
-    const message: Message = composeMessage({
+    const message = composeMessage({
       kind: rule.kind,
       subject: row.subject,
       actor: names.get(row.principal) ?? row.principal,
@@ -81,6 +82,67 @@ export class Deriver {
       event: this.options.render(row),
       access,
     });
+    await this.fanOut(trx, organizationId, { kind: rule.kind, teams, message, eventId: row.id, seq: row.seq, principal: row.principal, webhooks: true }, deliveries, notifications);
+  }
+
+  /**
+   * Reminders from the calendar (an access ending within a week, a reassessment due): each once
+   * per access, kind and date, however often this runs and in however many processes, because
+   * its id is made of the three and both tables keep one row per target and id.
+   */
+  async reminders(): Promise<number> {
+    const now = this.now();
+    const until = new Date(now.getTime() + ENDING_SOON_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    let after = 0;
+    let queued = 0;
+    for (;;) {
+      const candidates = await repo.reminderCandidates(this.database.db, now.toISOString(), until, after, 200);
+      for (const access of candidates) {
+        after = Math.max(after, Number(access.row_id));
+        const info = ((JSON.parse(access.doc) as { info?: { nextReassessmentDate?: unknown } }).info ?? {}) as { nextReassessmentDate?: unknown };
+        const reassess = typeof info.nextReassessmentDate === "string" ? info.nextReassessmentDate : null;
+        for (const due of remindersDue({ endAt: access.end_at, nextReassessmentDate: reassess }, now)) {
+          const rule = REMINDERS[due.kind];
+          const teams = teamsFor(rule, { providerTeamId: access.provider_team_id, consumerTeamId: access.consumer_team_id });
+          if (teams.length === 0) continue;
+          const eventId = `${due.kind}:${access.id}:${due.date}`;
+          const message = composeMessage({
+            kind: due.kind,
+            subject: access.id,
+            actor: SYSTEM_NAME,
+            comment: null,
+            appUrl: this.options.appUrl,
+            time: now.toISOString(),
+            eventId,
+            event: {},
+            date: due.date,
+            access: { providerDataProductId: access.provider_data_product_id, providerOutputPortId: access.provider_output_port_id, consumer: consumerName(access) },
+          });
+          await this.database.db.transaction().execute(async (trx) => {
+            const deliveries: Array<Omit<DeliveryRow, "row_id">> = [];
+            const notifications: Array<Omit<NotificationRow, "row_id">> = [];
+            await this.fanOut(trx, access.organization_id, { kind: due.kind, teams, message, eventId, seq: 0, principal: "system", webhooks: false }, deliveries, notifications);
+            await repo.insertDeliveries(trx, deliveries);
+            await repo.insertNotifications(trx, notifications);
+            queued += deliveries.length + notifications.length;
+          });
+        }
+      }
+      if (candidates.length < 200) return queued;
+    }
+  }
+
+  /** The deliveries and in-app notifications of one message to `teams`: their channels and people. */
+  private async fanOut(
+    trx: Executor,
+    organizationId: string,
+    n: { kind: NotificationKind; teams: string[]; message: Message; eventId: string; seq: number; principal: string; webhooks: boolean },
+    deliveries: Array<Omit<DeliveryRow, "row_id">>,
+    notifications: Array<Omit<NotificationRow, "row_id">>,
+  ): Promise<void> {
+    const { kind: ruleKind, teams, message, principal } = n;
+    const row = { id: n.eventId, seq: n.seq, principal };
+    const rule = { kind: ruleKind };
     const text = JSON.stringify(message);
     const now = this.now().toISOString();
     const queue = (target: string, extra: Pick<DeliveryRow, "team_id" | "channel_id" | "user_id">) =>
@@ -104,6 +166,8 @@ export class Deriver {
         delivered_at: null,
       });
     for (const channel of await repo.enabledChannels(trx, organizationId, teams)) {
+      // A webhook receives the event log's CloudEvents, and a reminder is no event.
+      if (channel.type === "webhook" && !n.webhooks) continue;
       queue(channelTarget(channel.team_id, channel.id), { team_id: channel.team_id, channel_id: channel.id, user_id: null });
     }
     const people = new Map<string, string>();
@@ -121,15 +185,16 @@ export class Deriver {
     if (rule.audience.includes("contractConsumers")) return { facts: { contractConsumerTeamIds: await repo.contractConsumerTeams(trx, organizationId, subject) } };
     const access = await repo.access(trx, organizationId, subject);
     if (!access) return { facts: {} };
-    const consumer =
-      access.consumer_type === "dataProduct" && access.consumer_data_product_id
-        ? `data product '${access.consumer_data_product_id}'`
-        : access.consumer_team_id
-          ? `team '${access.consumer_team_id}'`
-          : "its consumer";
+    const consumer = consumerName(access);
     return {
       facts: { providerTeamId: access.provider_team_id, consumerTeamId: access.consumer_team_id },
       access: { providerDataProductId: access.provider_data_product_id, providerOutputPortId: access.provider_output_port_id, consumer },
     };
   }
+}
+
+/** The consumer side of an access, in words. */
+function consumerName(access: { consumer_type: string; consumer_data_product_id: string | null; consumer_team_id: string | null }): string {
+  if (access.consumer_type === "dataProduct" && access.consumer_data_product_id) return `data product '${access.consumer_data_product_id}'`;
+  return access.consumer_team_id ? `team '${access.consumer_team_id}'` : "its consumer";
 }

@@ -8,6 +8,8 @@ import { Deliverer } from "./deliverer.js";
 import { Deriver } from "./deriver.js";
 import { createMailer, type Mailer } from "./mailer.js";
 
+const REMINDER_INTERVAL_MS = 60_000;
+
 /**
  * Notifications in the background of every Steward process (docs/notifications.md): each pass
  * derives notifications from events committed since the last one, then starts the deliveries
@@ -18,6 +20,8 @@ export class NotificationEngine {
   readonly deliverer: Deliverer;
   readonly mailer: Mailer | undefined;
   private periodic?: PeriodicTask;
+  /** When reminders were last looked for (process time, ms); they are looked for once a minute. */
+  private remindedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     database: Database,
@@ -34,6 +38,10 @@ export class NotificationEngine {
   /** One pass: derive, then start what is due (tests call it instead of waiting for the timer). */
   async pass(): Promise<void> {
     await this.deriver.pass(() => this.periodic?.stopping ?? false);
+    if (performance.now() - this.remindedAt >= REMINDER_INTERVAL_MS) {
+      this.remindedAt = performance.now();
+      await this.deriver.reminders();
+    }
     await this.deliverer.pump();
   }
 

@@ -29,6 +29,8 @@ export interface MessageInput {
   time: string;
   eventId: string;
   event: Record<string, unknown>;
+  /** The date a reminder is about. */
+  date?: string;
   /** An access's provider and consumer, as far as known, for the sentence. */
   access?: { providerDataProductId: string; providerOutputPortId: string; consumer: string };
 }
@@ -40,6 +42,8 @@ const HEADLINES: Record<NotificationKind, string> = {
   accessCanceled: "Access canceled",
   provisioningFailed: "Provisioning failed",
   breakingChange: "Breaking change stored",
+  accessEndingSoon: "Access ending soon",
+  reassessmentDue: "Access due for reassessment",
 };
 
 const VERBS: Record<NotificationKind, string> = {
@@ -49,6 +53,8 @@ const VERBS: Record<NotificationKind, string> = {
   accessCanceled: "canceled",
   provisioningFailed: "reported that provisioning failed for",
   breakingChange: "stored a breaking change to",
+  accessEndingSoon: "",
+  reassessmentDue: "",
 };
 
 /** The message of one notification, as a pure function of what the event and the database said. */
@@ -64,7 +70,12 @@ export function composeMessage(input: MessageInput): Message {
   return {
     kind: input.kind,
     title: `${HEADLINES[input.kind]}: ${isContract ? input.subject : input.access ? input.access.providerDataProductId : input.subject}`,
-    text: `${input.actor} ${VERBS[input.kind]} ${what}.${consequence}`,
+    text:
+      input.kind === "accessEndingSoon"
+        ? `The ${what} ends on ${input.date}.`
+        : input.kind === "reassessmentDue"
+          ? `The ${what} is due for reassessment (${input.date}).`
+          : `${input.actor} ${VERBS[input.kind]} ${what}.${consequence}`,
     resource: { type: isContract ? "dataContract" : "access", id: input.subject },
     actor: input.actor,
     comment: input.comment,

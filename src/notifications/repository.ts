@@ -102,6 +102,23 @@ export const notificationRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * Approved, not canceled accesses that may need a reminder: ending before `until` (and not
+   * ended), or with a reassessment date in their document. At most `limit`, after `afterRowId`.
+   */
+  async reminderCandidates(ex: Executor, now: string, until: string, afterRowId: number, limit: number) {
+    return ex
+      .selectFrom("accesses")
+      .select(["row_id", "organization_id", "id", "end_at", "doc", "provider_team_id", "consumer_team_id", "provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id"])
+      .where("status", "=", "approved")
+      .where("canceled_at", "is", null)
+      .where("row_id", ">", afterRowId)
+      .where((eb) => eb.or([eb.and([eb("end_at", ">", now), eb("end_at", "<=", until)]), eb("doc", "like", "%nextReassessmentDate%")]))
+      .orderBy("row_id")
+      .limit(limit)
+      .execute();
+  },
+
   /** Teams consuming a contract through approved accesses that are not canceled. */
   async contractConsumerTeams(ex: Executor, organizationId: string, contractId: string): Promise<string[]> {
     const rows = await ex

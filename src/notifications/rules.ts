@@ -3,7 +3,16 @@
  * into one notification kind with its audience; everything else in the log notifies no one.
  */
 
-export const NOTIFICATION_KINDS = ["accessRequested", "accessApproved", "accessRejected", "accessCanceled", "provisioningFailed", "breakingChange"] as const;
+export const NOTIFICATION_KINDS = [
+  "accessRequested",
+  "accessApproved",
+  "accessRejected",
+  "accessCanceled",
+  "provisioningFailed",
+  "breakingChange",
+  "accessEndingSoon",
+  "reassessmentDue",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** `provider`/`consumer`: the access's teams; `contractConsumers`: consumer teams of a contract's approved accesses. */
@@ -24,6 +33,35 @@ export const RULES: Readonly<Record<string, Rule>> = {
   AccessProvisioningFailedEvent: { kind: "provisioningFailed", audience: ["provider", "consumer"] },
   DataContractUpdatedEvent: { kind: "breakingChange", audience: ["contractConsumers"], when: (data) => data.breaking === true },
 };
+
+/**
+ * Reminders come from the calendar, not from an event: an approved access whose end date is at
+ * most `ENDING_SOON_DAYS` away, or whose `nextReassessmentDate` has come. Both sides hear of it,
+ * once per date.
+ */
+export const REMINDERS: Readonly<Record<"accessEndingSoon" | "reassessmentDue", Rule>> = {
+  accessEndingSoon: { kind: "accessEndingSoon", audience: ["provider", "consumer"] },
+  reassessmentDue: { kind: "reassessmentDue", audience: ["provider", "consumer"] },
+};
+
+export const ENDING_SOON_DAYS = 7;
+
+/** Given an access's dates and today, the reminders due: each with the date it is about. */
+export function remindersDue(
+  access: { endAt: string | null; nextReassessmentDate: string | null },
+  now: Date,
+): Array<{ kind: "accessEndingSoon" | "reassessmentDue"; date: string }> {
+  const due: Array<{ kind: "accessEndingSoon" | "reassessmentDue"; date: string }> = [];
+  if (access.endAt !== null) {
+    const end = Date.parse(access.endAt);
+    if (end > now.getTime() && end - now.getTime() <= ENDING_SOON_DAYS * 24 * 60 * 60 * 1000) due.push({ kind: "accessEndingSoon", date: access.endAt.slice(0, 10) });
+  }
+  const today = now.toISOString().slice(0, 10);
+  if (access.nextReassessmentDate !== null && /^\d{4}-\d{2}-\d{2}/.test(access.nextReassessmentDate) && access.nextReassessmentDate.slice(0, 10) <= today) {
+    due.push({ kind: "reassessmentDue", date: access.nextReassessmentDate.slice(0, 10) });
+  }
+  return due;
+}
 
 /** The rule an event falls under, or undefined when it notifies no one. */
 export function ruleFor(eventKind: string, data: Record<string, unknown>): Rule | undefined {

@@ -19,6 +19,8 @@ export const KIND_LABELS: Record<string, string> = {
   accessCanceled: "My team's access canceled",
   provisioningFailed: "Provisioning failed",
   breakingChange: "Breaking change to a contract my team uses",
+  accessEndingSoon: "An access of my team ends within a week",
+  reassessmentDue: "An access of my team is due for reassessment",
 };
 
 /** The header's link to the notifications, with the unread count; it asks again now and then. */
