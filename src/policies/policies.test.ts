@@ -16,6 +16,9 @@ const CHANGES: Array<[string, (p: Principal) => void]> = [
   ["manage API keys", (p) => policy.manageApiKeys(p)],
   ["manage members", (p) => policy.manageMembers(p)],
   ["manage connectors", (p) => policy.manageConnectors(p)],
+  ["manage its team's notification channels", (p) => policy.manageNotificationChannels(p, "sales")],
+  ["manage another team's notification channels", (p) => policy.manageNotificationChannels(p, "search")],
+  ["read own notifications (without being a person)", (p) => policy.readOwnNotifications(p)],
 ];
 
 /** Who may make which change: organization, team, team_read. */
@@ -27,6 +30,10 @@ const ALLOWED: Record<string, [boolean, boolean, boolean]> = {
   "manage API keys": [true, false, false],
   "manage members": [true, false, false],
   "manage connectors": [true, false, false],
+  "manage its team's notification channels": [true, true, false],
+  "manage another team's notification channels": [true, false, false],
+  // The three principals here are API keys: notifications belong to people.
+  "read own notifications (without being a person)": [false, false, false],
 };
 
 const allowed = (check: (p: Principal) => void, p: Principal) => {
