@@ -51,12 +51,18 @@ export class Deliverer {
       this.again = true;
       return this.pumping;
     }
-    this.pumping = (async () => {
-      do {
-        this.again = false;
-        await this.fill();
-      } while (this.again && !this.stopped);
-    })().finally(() => (this.pumping = undefined));
+    const run = async () => {
+      try {
+        do {
+          this.again = false;
+          await this.fill();
+        } while (this.again && !this.stopped);
+      } finally {
+        // In the same step as the last check of `again`: a call in between cannot be lost.
+        this.pumping = undefined;
+      }
+    };
+    this.pumping = run();
     return this.pumping;
   }
 
@@ -91,7 +97,7 @@ export class Deliverer {
             this.inFlight--;
             this.settled.delete(attempt);
             // The target's next delivery may be due now.
-            if (!this.stopped) void this.pump();
+            if (!this.stopped) this.pump().catch((error) => this.logger?.error({ err: error }, "looking for due notifications failed; the next pass retries"));
           });
         this.settled.add(attempt);
       }

@@ -3,6 +3,7 @@ import { eventRepository, type EventRow } from "../events/repository.js";
 import { principalNames } from "../events/principal-names.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { composeMessage, type Message } from "./messages.js";
+import { inboxRepository as inbox } from "./inbox-repository.js";
 import { channelTarget, emailTarget, notificationRepository as repo, type DeliveryRow, type NotificationRow } from "./repository.js";
 import { ENDING_SOON_DAYS, REMINDERS, remindersDue, ruleFor, teamsFor, type Facts, type NotificationKind, type Rule } from "./rules.js";
 import { SYSTEM_NAME } from "../events/principal-names.js";
@@ -57,7 +58,7 @@ export class Deriver {
       const notifications: Array<Omit<NotificationRow, "row_id">> = [];
       for (const row of rows) await this.derive(trx, organizationId, row, deliveries, notifications);
       await repo.insertDeliveries(trx, deliveries);
-      await repo.insertNotifications(trx, notifications);
+      await inbox.insertNotifications(trx, notifications);
       await repo.setCursor(trx, organizationId, rows[rows.length - 1].seq);
       return rows.length;
     });
@@ -123,7 +124,7 @@ export class Deriver {
             const notifications: Array<Omit<NotificationRow, "row_id">> = [];
             await this.fanOut(trx, access.organization_id, { kind: due.kind, teams, message, eventId, seq: 0, principal: "system", webhooks: false }, deliveries, notifications);
             await repo.insertDeliveries(trx, deliveries);
-            await repo.insertNotifications(trx, notifications);
+            await inbox.insertNotifications(trx, notifications);
             queued += deliveries.length + notifications.length;
           });
         }
@@ -175,7 +176,7 @@ export class Deriver {
     for (const userId of people.keys()) {
       // Whoever acted knows already.
       if (row.principal === `user:${userId}`) continue;
-      if ((await repo.disabledKinds(trx, organizationId, userId)).includes(rule.kind)) continue;
+      if ((await inbox.disabledKinds(trx, organizationId, userId)).includes(rule.kind)) continue;
       notifications.push({ id: uuidv7(), organization_id: organizationId, user_id: userId, event_id: row.id, kind: rule.kind, message: text, created_at: now, read_at: null });
       if (this.options.mail) queue(emailTarget(userId), { team_id: null, channel_id: null, user_id: userId });
     }

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { DialectName, Executor } from "../platform/database/index.js";
 import type { NotificationChannelsTable, NotificationDeliveriesTable, NotificationsTable } from "../platform/database/tables.js";
-import { normalizeEmail } from "../modules/people/addresses.js";
 
 export type ChannelRow = NotificationChannelsTable;
 export type DeliveryRow = Omit<NotificationDeliveriesTable, "row_id"> & { row_id: number };
@@ -163,26 +162,12 @@ export const notificationRepository = {
     return (await ex.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst())?.email;
   },
 
-  async disabledKinds(ex: Executor, organizationId: string, userId: string): Promise<string[]> {
-    const row = await ex.selectFrom("notification_settings").select("disabled_kinds").where("organization_id", "=", organizationId).where("user_id", "=", userId).executeTakeFirst();
-    return row ? (JSON.parse(row.disabled_kinds) as string[]) : [];
-  },
 
-  async setDisabledKinds(ex: Executor, organizationId: string, userId: string, kinds: string[], now: string): Promise<void> {
-    await ex
-      .insertInto("notification_settings")
-      .values({ organization_id: organizationId, user_id: userId, disabled_kinds: JSON.stringify(kinds), updated_at: now })
-      .onConflict((oc) => oc.columns(["organization_id", "user_id"]).doUpdateSet({ disabled_kinds: JSON.stringify(kinds), updated_at: now }))
-      .execute();
-  },
 
   async insertDeliveries(ex: Executor, rows: Array<Omit<DeliveryRow, "row_id">>): Promise<void> {
     for (const row of rows) await ex.insertInto("notification_deliveries").values(row).onConflict((oc) => oc.columns(["target", "event_id", "kind"]).doNothing()).execute();
   },
 
-  async insertNotifications(ex: Executor, rows: Array<Omit<NotificationRow, "row_id">>): Promise<void> {
-    for (const row of rows) await ex.insertInto("notifications").values(row).onConflict((oc) => oc.columns(["user_id", "event_id", "kind"]).doNothing()).execute();
-  },
 
   /**
    * Deliveries that may be attempted now: pending, due, not leased, and the oldest pending one of
@@ -273,49 +258,13 @@ export const notificationRepository = {
     return (await ex.selectFrom("notification_deliveries").selectAll().where("organization_id", "=", organizationId).where("target", "=", target).where("id", "=", id).executeTakeFirst()) as DeliveryRow | undefined;
   },
 
-  async listNotifications(ex: Executor, organizationId: string, userId: string, limit: number, unreadOnly: boolean, before?: number): Promise<NotificationRow[]> {
-    return (await ex
-      .selectFrom("notifications")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("user_id", "=", userId)
-      .$if(unreadOnly, (qb) => qb.where("read_at", "is", null))
-      .$if(before !== undefined, (qb) => qb.where("row_id", "<", before!))
-      .orderBy("row_id", "desc")
-      .limit(limit)
-      .execute()) as NotificationRow[];
-  },
 
-  async notificationPosition(ex: Executor, organizationId: string, userId: string, id: string): Promise<number | undefined> {
-    const row = await ex.selectFrom("notifications").select("row_id").where("organization_id", "=", organizationId).where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
-    return row === undefined ? undefined : Number(row.row_id);
-  },
 
-  async unreadCount(ex: Executor, organizationId: string, userId: string): Promise<number> {
-    const row = await ex
-      .selectFrom("notifications")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("organization_id", "=", organizationId)
-      .where("user_id", "=", userId)
-      .where("read_at", "is", null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
 
-  /** Marks the person's notifications read: the ones named, or all when `ids` is undefined. Answers how many changed. */
-  async markRead(ex: Executor, organizationId: string, userId: string, ids: string[] | undefined, now: string): Promise<number> {
-    if (ids !== undefined && ids.length === 0) return 0;
-    const result = await ex
-      .updateTable("notifications")
-      .set({ read_at: now })
-      .where("organization_id", "=", organizationId)
-      .where("user_id", "=", userId)
-      .where("read_at", "is", null)
-      .$if(ids !== undefined, (qb) => qb.where("id", "in", ids!))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
-  },
 };
+
+/** As people's addresses are stored: trimmed, lower case (one account per address). */
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export const channelTarget = (teamId: string, channelId: string) => `channel:${teamId}/${channelId}`;
 export const emailTarget = (userId: string) => `email:${userId}`;

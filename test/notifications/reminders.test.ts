@@ -59,6 +59,8 @@ describe.each(DATABASES)("reminders (%s)", (kind) => {
     await engine.deriver.reminders();
     expect((await kindsOf("sam@example.com")).map((n) => `${n.kind} ${n.event_id}`)).toEqual(["accessEndingSoon accessEndingSoon:ending:2026-03-05"]);
     expect((await kindsOf("mia@example.com")).map((n) => n.kind)).toEqual(["accessEndingSoon"]);
+    // What a pass does after looking for reminders: start the deliveries that are due.
+    await engine.deliverer.pump();
     await eventually(() => receivers.at("/ok/sales").some((r) => r.body.includes("ends on 2026-03-05")), 10_000, "the Slack reminder");
 
     clock.set("2026-03-10T08:00:00.000Z");

@@ -4,7 +4,8 @@ import type { Database } from "../../platform/database/index.js";
 import { notFound } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import type { Message } from "../../notifications/messages.js";
-import { notificationRepository as repo, type NotificationRow } from "../../notifications/repository.js";
+import { inboxRepository as repo } from "../../notifications/inbox-repository.js";
+import type { NotificationRow } from "../../notifications/repository.js";
 import { NOTIFICATION_KINDS } from "../../notifications/rules.js";
 import type { Notification, NotificationSettings } from "./shapes.js";
 
