@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { MailContent } from "./formats.js";
 
 /** Why a message could not be handed to the SMTP server, in words fit for a delivery log. */
@@ -22,18 +22,23 @@ export interface Mailer {
  */
 export function createMailer(smtpUrl: string | undefined, from: string | undefined, timeoutMs: number): Mailer | undefined {
   if (!smtpUrl || !from) return undefined;
-  const transport: Transporter = nodemailer.createTransport(smtpUrl, {
-    connectionTimeout: Math.max(100, Math.floor(timeoutMs / 2)),
-    greetingTimeout: Math.max(100, Math.floor(timeoutMs / 2)),
-    socketTimeout: timeoutMs,
-    // Never write the SMTP conversation (with its credentials) to a log.
-    logger: false,
-    debug: false,
-  } as never);
+  // nodemailer is loaded with the first message: a server that sends none never pays for it.
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(smtpUrl, {
+        connectionTimeout: Math.max(100, Math.floor(timeoutMs / 2)),
+        greetingTimeout: Math.max(100, Math.floor(timeoutMs / 2)),
+        socketTimeout: timeoutMs,
+        // Never write the SMTP conversation (with its credentials) to a log.
+        logger: false,
+        debug: false,
+      } as never),
+    ));
   return {
     async send(to, content) {
       try {
-        await transport.sendMail({ from, to: [...to], subject: content.subject, text: content.text, html: content.html });
+        await (await open()).sendMail({ from, to: [...to], subject: content.subject, text: content.text, html: content.html });
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
         const kind = (error as { code?: string }).code;
@@ -41,6 +46,6 @@ export function createMailer(smtpUrl: string | undefined, from: string | undefin
         throw new MailError(code ? `The mail server refused the message (${code}).` : `The message could not be sent (${kind ?? "error"}).`, code);
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close(), () => undefined),
   };
 }

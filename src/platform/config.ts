@@ -152,6 +152,19 @@ function checkPostgresPort(databaseUrl: string): void {
   );
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // Never echo the value: it may carry the SMTP password.
+  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:")) throw new ConfigError("SMTP_URL must be an smtp:// or smtps:// URL");
+  return raw;
+}
+
 function notifyConfig(env: Env, overrides: Partial<NotifyConfig> = {}): NotifyConfig {
   const timeoutMs = integer(env, "NOTIFY_TIMEOUT_MS", 10_000, 100, 600_000);
   return {
@@ -230,7 +243,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       allowPrivateNetworks: boolean(env, "NOTIFY_ALLOW_PRIVATE_NETWORKS", false),
       allowedHosts: hostList(env, "NOTIFY_ALLOWED_HOSTS"),
     },
-    smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
+    smtpUrl: overrides.smtpUrl ?? smtpUrl(env.SMTP_URL),
     smtpFrom: overrides.smtpFrom ?? (env.SMTP_FROM || undefined),
     notify: notifyConfig(env, overrides.notify),
   };
