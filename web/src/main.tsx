@@ -160,7 +160,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
           ) : (
             current && <span class="org-name">{current.name}</span>
           )}
-          <NotificationBell path={path} />
+          {session.currentOrganizationId !== null && <NotificationBell path={path} />}
           <span class="who" title={`${session.user.email} (${session.role ?? "no role"})`}>
             {session.user.email}
           </span>
