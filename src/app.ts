@@ -21,6 +21,8 @@ import { certificationRoutes } from "./modules/certifications/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { mcpRoutes } from "./mcp/routes.js";
+import { notificationChannelRoutes } from "./modules/notification-channels/routes.js";
+import { notificationRoutes } from "./modules/notifications/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
 import { databaseUnavailable, forbidden, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
@@ -247,6 +249,8 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     certificationRoutes(api, services.certifications, config);
     eventRoutes(api, services.feed);
     searchRoutes(api, services.search);
+    notificationChannelRoutes(api, services.notificationChannels);
+    notificationRoutes(api, services.notifications);
   });
 
   // AI agents: the Model Context Protocol, with an API key, doing no more than the key could.

@@ -67,7 +67,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     scheduler.start();
     statistics.start();
     services.events.start(app.log);
+    services.notificationEngine.start(app.log);
   } catch (error) {
+    await services.notificationEngine.stop();
     await scheduler.stop();
     await statistics.stop();
     await app.close();
@@ -88,6 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closing ??= (async () => {
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
+        await services.notificationEngine.stop();
         await scheduler.stop();
         await statistics.stop();
         await app.close();

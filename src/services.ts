@@ -43,6 +43,9 @@ import { AccessGates } from "./modules/access/policy-gates.js";
 import { contractFacts } from "./modules/datacontracts/service.js";
 import { productFacts } from "./modules/dataproducts/service.js";
 import type { Certification } from "./modules/certifications/shapes.js";
+import { NotificationChannelService } from "./modules/notification-channels/service.js";
+import { NotificationService } from "./modules/notifications/service.js";
+import { NotificationEngine } from "./notifications/engine.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -78,6 +81,12 @@ export interface Services {
   people: PeopleService;
   /** Full-text search over the catalog. */
   search: SearchService;
+  /** Team notification channels and their delivery logs. */
+  notificationChannels: NotificationChannelService;
+  /** People's own in-app notifications and settings. */
+  notifications: NotificationService;
+  /** Derives notifications from the event log and delivers them, in the background. */
+  notificationEngine: NotificationEngine;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -142,5 +151,8 @@ export function createServices(config: Config, database: Database, clock: Clock)
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     people: new PeopleService(database, clock, config),
     search: new SearchService(database, config.appUrl),
+    notificationChannels: new NotificationChannelService(database, clock, config.outbound),
+    notifications: new NotificationService(database, clock),
+    notificationEngine: new NotificationEngine(database, events, config, clock),
   };
 }

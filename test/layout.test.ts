@@ -27,6 +27,7 @@ const LAYERS: Record<string, string> = {
   events: "events",
   policies: "policies",
   modules: "modules",
+  notifications: "modules",
   webapp: "app",
   mcp: "app",
   "app.ts": "app",

@@ -60,3 +60,24 @@ describe("METRICS_TOKEN", () => {
     }
   });
 });
+
+describe("notification settings", () => {
+  it("reads SMTP_URL and SMTP_FROM, and refuses an SMTP_URL that is no smtp URL without echoing it", () => {
+    const config = loadConfig({ SMTP_URL: "smtps://mailer:secret@mail.example.com:465", SMTP_FROM: "steward@example.com" });
+    expect(config.smtpUrl).toBe("smtps://mailer:secret@mail.example.com:465");
+    expect(config.smtpFrom).toBe("steward@example.com");
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ SMTP_URL: "http://mailer:secret@mail.example.com" })).toThrow(ConfigError);
+    try {
+      loadConfig({ SMTP_URL: "mailer:secret@mail" });
+    } catch (error) {
+      expect(String(error)).not.toContain("secret");
+    }
+  });
+
+  it("reads the delivery settings, with a lease longer than an attempt", () => {
+    const config = loadConfig({ NOTIFY_TIMEOUT_MS: "2000", NOTIFY_RETRY_BASE_MS: "50" });
+    expect(config.notify).toMatchObject({ timeoutMs: 2000, retryBaseMs: 50, leaseMs: 60_000, pollMs: 1000, retryWindowMs: 86_400_000 });
+    expect(() => loadConfig({ NOTIFY_TIMEOUT_MS: "5000", NOTIFY_LEASE_MS: "1000" })).toThrow(/NOTIFY_LEASE_MS/);
+  });
+});

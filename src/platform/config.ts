@@ -40,6 +40,27 @@ export interface Config {
   outbound: OutboundPolicy;
   /** METRICS_TOKEN: `GET /metrics` is served, to this bearer token only, when set. */
   metricsToken?: string;
+  /** The SMTP server e-mail notifications go through (SMTP_URL); without it e-mail is off. */
+  smtpUrl?: string;
+  /** The sender address of e-mail notifications (SMTP_FROM). */
+  smtpFrom?: string;
+  /** How notifications are delivered (docs/notifications.md). */
+  notify: NotifyConfig;
+}
+
+export interface NotifyConfig {
+  /** How often each process looks for new events and due deliveries (NOTIFY_POLL_MS). */
+  pollMs: number;
+  /** First retry delay, doubled per failed attempt up to an hour (NOTIFY_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /** How long after it was queued a delivery is still retried (NOTIFY_RETRY_WINDOW_MS, 24 h). */
+  retryWindowMs: number;
+  /** Longest one attempt may take, answer included (NOTIFY_TIMEOUT_MS); connecting gets at most half. */
+  timeoutMs: number;
+  /** How long a process holds a delivery it is attempting; past it another may take it (NOTIFY_LEASE_MS). */
+  leaseMs: number;
+  /** Deliveries attempted at once per process (NOTIFY_CONCURRENCY). */
+  concurrency: number;
 }
 
 export interface Limits {
@@ -69,7 +90,7 @@ export interface Limits {
 export class ConfigError extends Error {}
 
 /** What code (tests, the CLI) may set instead of the environment; limits one by one. */
-export type ConfigOverrides = Partial<Omit<Config, "limits">> & { limits?: Partial<Limits> };
+export type ConfigOverrides = Partial<Omit<Config, "limits" | "notify">> & { limits?: Partial<Limits>; notify?: Partial<NotifyConfig> };
 
 type Env = Record<string, string | undefined>;
 
@@ -146,6 +167,32 @@ function metricsToken(env: Env): string | undefined {
   return raw;
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // Never echo the value: it may carry the SMTP password.
+  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:")) throw new ConfigError("SMTP_URL must be an smtp:// or smtps:// URL");
+  return raw;
+}
+
+function notifyConfig(env: Env, overrides: Partial<NotifyConfig> = {}): NotifyConfig {
+  const timeoutMs = integer(env, "NOTIFY_TIMEOUT_MS", 10_000, 100, 600_000);
+  return {
+    pollMs: integer(env, "NOTIFY_POLL_MS", 1000, 10, 3_600_000),
+    retryBaseMs: integer(env, "NOTIFY_RETRY_BASE_MS", 10_000, 1, 3_600_000),
+    retryWindowMs: integer(env, "NOTIFY_RETRY_WINDOW_MS", 24 * 60 * 60 * 1000, 1000, 30 * 24 * 60 * 60 * 1000),
+    timeoutMs,
+    leaseMs: integer(env, "NOTIFY_LEASE_MS", Math.max(60_000, timeoutMs * 2), timeoutMs + 100, 3_600_000),
+    concurrency: integer(env, "NOTIFY_CONCURRENCY", 16, 1, 1000),
+    ...overrides,
+  };
+}
+
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? integer(env, "PORT", 8080, 0, 65535);
   const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? "sqlite:./data/steward.db";
@@ -214,5 +261,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       allowedHosts: hostList(env, "NOTIFY_ALLOWED_HOSTS"),
     },
     metricsToken: overrides.metricsToken ?? metricsToken(env),
+    smtpUrl: overrides.smtpUrl ?? smtpUrl(env.SMTP_URL),
+    smtpFrom: overrides.smtpFrom ?? (env.SMTP_FROM || undefined),
+    notify: notifyConfig(env, overrides.notify),
   };
 }

@@ -91,6 +91,21 @@ export const policy = {
   },
 
   /**
+   * Read, add, change or remove the notification channels of team `teamId`. Reading needs the
+   * same right as changing: a channel's endpoint is itself a credential (an incoming-webhook URL).
+   */
+  manageNotificationChannels(p: Principal, teamId: string): void {
+    if (actsFor(p, teamId)) return;
+    throw forbidden(`A principal of ${who(p)} may manage only its own team's notification channels, not those of '${teamId}'.`);
+  },
+
+  /** The in-app notifications and their settings belong to a person signed in to the web app. */
+  readOwnNotifications(p: Principal): string {
+    if (p.userId === undefined) throw forbidden("Notifications belong to people: sign in to the web app to read them; an API key has none.");
+    return p.userId;
+  },
+
+  /**
    * Publish a breaking change to a data contract that approved accesses depend on, without raising
    * its major version (`?allowBreaking=true`): a decision for the organization, not one team.
    */

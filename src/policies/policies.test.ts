@@ -22,6 +22,9 @@ const CHANGES: Array<[string, (p: Principal) => void]> = [
   ["read connectors", (p) => policy.readConnectors(p)],
   ["list members", (p) => policy.readMembers(p)],
   ["publish a breaking change", (p) => policy.overrideBreakingChange(p)],
+  ["manage its team's notification channels", (p) => policy.manageNotificationChannels(p, "sales")],
+  ["manage another team's notification channels", (p) => policy.manageNotificationChannels(p, "search")],
+  ["read own notifications (without being a person)", (p) => policy.readOwnNotifications(p)],
 ];
 
 /** Who may make which change: organization, team, team_read, organization_read, connector. */
@@ -36,6 +39,10 @@ const ALLOWED: Record<string, [boolean, boolean, boolean, boolean, boolean]> = {
   "read connectors": [true, false, false, true, true],
   "list members": [true, false, false, true, false],
   "publish a breaking change": [true, false, false, false, false],
+  "manage its team's notification channels": [true, true, false, false, false],
+  "manage another team's notification channels": [true, false, false, false, false],
+  // The principals here are API keys: notifications belong to people.
+  "read own notifications (without being a person)": [false, false, false, false, false],
 };
 
 const allowed = (check: (p: Principal) => void, p: Principal) => {

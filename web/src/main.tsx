@@ -22,6 +22,7 @@ import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
 import { GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
 import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage } from "./pages/certifications.js";
+import { NotificationBell, NotificationsPage } from "./pages/notifications.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -93,6 +94,7 @@ function Routes({ path }: { path: string }) {
   if (path === "/certifications") return <CertificationList />;
   if ((m = match("/certifications/:id", path))) return <CertificationPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
+  if (path === "/notifications") return <NotificationsPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
   return (
@@ -169,6 +171,7 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
           ) : (
             current && <span class="org-name">{current.name}</span>
           )}
+          {session.currentOrganizationId !== null && <NotificationBell path={path} />}
           <span class="who" title={`${session.user.email} (${session.role ?? "no role"})`}>
             {session.user.email}
           </span>

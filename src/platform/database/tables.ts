@@ -197,6 +197,68 @@ export interface ApiKeyChangesTable {
   generation: number;
 }
 
+/** A team's notification channel (migration 0170, docs/notifications.md). */
+export interface NotificationChannelsTable {
+  organization_id: string;
+  team_id: string;
+  id: string;
+  name: string;
+  type: string;
+  endpoint: string | null;
+  addresses: string | null;
+  enabled: number;
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationCursorsTable {
+  organization_id: string;
+  last_seq: number;
+}
+
+export interface NotificationDeliveriesTable {
+  row_id: Generated<number>;
+  id: string;
+  organization_id: string;
+  target: string;
+  team_id: string | null;
+  channel_id: string | null;
+  user_id: string | null;
+  event_id: string;
+  event_seq: number;
+  kind: string;
+  message: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
+}
+
+export interface NotificationsTable {
+  row_id: Generated<number>;
+  id: string;
+  organization_id: string;
+  user_id: string;
+  event_id: string;
+  kind: string;
+  message: string;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface NotificationSettingsTable {
+  organization_id: string;
+  user_id: string;
+  disabled_kinds: string;
+  updated_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -212,6 +274,11 @@ export interface DB {
   test_results: TestResultsTable;
   contract_versions: ContractVersionsTable;
   api_key_changes: ApiKeyChangesTable;
+  notification_channels: NotificationChannelsTable;
+  notification_cursors: NotificationCursorsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
   access_approvals: AccessApprovalsTable;
 }
 

@@ -21,6 +21,7 @@ import accessPortIds from "./0120_access_port_ids.js";
 import noSecretHint from "./0125_no_secret_hint.js";
 import apiKeyUsers from "./0145_api_key_users.js";
 import contractYamlText from "./0150_contract_yaml_text.js";
+import notifications from "./0170_notifications.js";
 import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
 
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0125_no_secret_hint": noSecretHint,
   "0145_api_key_users": apiKeyUsers,
   "0150_contract_yaml_text": contractYamlText,
+  "0170_notifications": notifications,
   "0190_access_approvals": accessApprovals,
   "0200_search": search,
 };
