@@ -167,6 +167,19 @@ export function listFilterTests(check: StandardsCheck): void {
         expect(await contracts("?tag=core&sort=name&pageSize=1&p=1")).toEqual(["orders-v1"]);
       });
 
+      it("takes the reference CLI's owner (the team's name, or its id as the formats name it) and domain", async () => {
+        expect((await t.api("PUT", "/api/teams/ops", { name: "Operations Team" })).status).toBe(200);
+        expect(await contracts("?owner=Operations%20Team")).toEqual(["Stock-v1"]);
+        expect(await contracts("?owner=ops")).toEqual(["Stock-v1"]);
+        expect(await contracts("?owner=sales")).toEqual(["orders-v1", "apples-v1", "plain-v1"]);
+        expect(await contracts("?owner=operations%20team")).toEqual([]);
+        expect(await contracts("?owner=nobody")).toEqual([]);
+        expect(await contracts("?domain=commerce")).toEqual(["orders-v1", "leads-v1"]);
+        expect(await contracts("?domain=commerce&domainId=operations")).toEqual(["orders-v1", "leads-v1", "Stock-v1", "apples-v1"]);
+        expect(await contracts("?owner=sales&domain=operations")).toEqual(["apples-v1"]);
+        expect(await contracts("?owner=sales&teamId=marketing")).toEqual([]);
+      });
+
       it("reads the domain again on every write", async () => {
         await put("datacontracts", odcs("orders-v1", "sales", { domain: "logistics", tags: ["core", "pii"] }));
         expect(await contracts("?domainId=commerce")).toEqual(["leads-v1"]);
