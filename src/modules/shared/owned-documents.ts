@@ -13,7 +13,17 @@ import type { DocumentRoutesOptions } from "./document-routes.js";
 export type OwnedFacts = Omit<ContractFacts, "version"> & Pick<ProductFacts, "archetype">;
 
 /** Data products and data contracts: documents a team owns, each format naming it its own way. */
-export function ownedDocument<D extends Document>(what: string, facts: (doc: D) => OwnedFacts): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+export function ownedDocument<D extends Document>(
+  what: string,
+  facts: (doc: D) => OwnedFacts,
+  options: {
+    /** Documents that may name no owner: the organization owns them, and only its principals change them. */
+    ownerless?: (doc: D) => boolean;
+    /** Where a document names its owner, said in every refusal. */
+    howToOwn?: string;
+  } = {},
+): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+  const ownerOf = (doc: D) => facts(doc).owner ?? (options.ownerless?.(doc) ? null : undefined);
   return {
     columns: (doc) => {
       const f = facts(doc);
@@ -27,7 +37,12 @@ export function ownedDocument<D extends Document>(what: string, facts: (doc: D) 
       };
     },
     authorize: (p, _id, before, after) =>
-      policy.writeOwned(p, what, [before && facts(before).owner, after && facts(after).owner].filter((o): o is string => o !== undefined)),
+      policy.writeOwned(
+        p,
+        what,
+        [before && ownerOf(before), after && ownerOf(after)].filter((o): o is string | null => o !== undefined),
+        options.howToOwn,
+      ),
   };
 }
 
