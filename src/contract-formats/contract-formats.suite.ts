@@ -116,6 +116,22 @@ export function contractFormatTests(check: StandardsCheck): void {
       expect((odcs.servers as Array<Record<string, unknown>>)[1]).toMatchObject({ server: "staging", type: "custom", host: "staging.acme.internal" });
     });
 
+    it("keeps a DCS server location that is no URI (a `{model}` placeholder) in customProperties, so the ODCS is valid", () => {
+      const location = "s3://example-orders/v2/{model}/*.json";
+      const doc = {
+        dataContractSpecification: "1.1.0", id: "orders-placeholder", info: { title: "Orders", version: "2.0.0", owner: "checkout" },
+        servers: { production: { type: "s3", environment: "prod", location, format: "json", delimiter: "new_line" } },
+        models: { orders: { type: "table", fields: { order_id: { type: "string", required: true } } } },
+      };
+      const odcs = contractFormatOf(doc).toOdcs(doc);
+      const [server] = odcs.servers as Array<Record<string, unknown>>;
+      expect(server).toMatchObject({ server: "production", environment: "prod" });
+      expect(server!.location).toBeUndefined();
+      expect(server!.customProperties).toEqual(expect.arrayContaining([{ property: "location", value: location }]));
+      expect(contractFormatOf(odcs).validate(odcs)).toEqual([]);
+      check.valid(ODCS, odcs);
+    });
+
     it("converts every DCS 1.x quality rule to an ODCS 3.1.0 rule of the same meaning, or keeps it whole", () => {
       const rules = [
         { type: "library", metric: "freshness", mustBeLessThan: 5 },
