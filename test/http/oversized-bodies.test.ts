@@ -82,7 +82,9 @@ describe("oversized request bodies reach their 413", () => {
     for (let i = 0; i < 100 && !received.includes("\r\n\r\n"); i++) await new Promise((r) => setTimeout(r, 50));
     socket.destroy();
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
-    expect(received.toLowerCase()).toContain("connection: close");
+    // The connection stays for the rest of the body, read and thrown away up to a bound, so that
+    // closing it cannot reset the answer away.
+    expect(received.toLowerCase()).not.toContain("connection: close");
   });
 
   it("with Expect: 100-continue and a declared length over the limit, answers 413 instead of 100 and closes", async () => {

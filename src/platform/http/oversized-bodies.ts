@@ -10,7 +10,7 @@ import type { App } from "./types.js";
  *   and the connection closes after the answer. The client never sends the body.
  * - A declared length over the limit without `Expect`, or a chunked body that grows past the
  *   limit: the 413 goes out at once, and what the client keeps sending is read and thrown away
- *   up to DRAIN_BYTES (at least the limit again) or DRAIN_MS, then the connection is closed.
+ *   up to the limit again (at least DRAIN_MIN_BYTES) or DRAIN_MS, then the connection is closed.
  *   Closing with bytes unread would make the kernel reset the connection, and a reset can
  *   destroy the 413 before the client reads it.
  */
@@ -49,6 +49,10 @@ export function handleOversizedBodies(app: App, limits: BodyLimits): void {
   app.addHook("onSend", async (request, reply, payload) => {
     // The client is waiting for a 100 that will not come, and sends no body: end the exchange.
     if (refusedContinue.has(request.raw)) reply.header("connection", "close");
+    // Fastify closes the connection after any body it could not parse, with the rest of the body
+    // unread: the reset that follows can destroy the 413. The connection stays while the rest is
+    // drained (below), and closes after it.
+    else if (reply.statusCode === 413 && !request.raw.complete) reply.removeHeader("connection");
     return payload;
   });
 
@@ -83,6 +87,10 @@ export function drainBounded(req: IncomingMessage, maxBytes: number, maxMs: numb
   }, maxMs);
   watch.unref();
   deadline.unref();
-  req.once("end", stop);
+  req.once("end", () => {
+    stop();
+    // The answer is out and the body read to its end: close without a byte left unread.
+    socket.end();
+  });
   socket.once("close", stop);
 }
