@@ -40,6 +40,7 @@ import { logDestination } from "./platform/log.js";
 import type { App } from "./platform/http/types.js";
 import { registerJsonBodies } from "./platform/http/json-body.js";
 import { registerYamlBodies } from "./platform/http/yaml-body.js";
+import { handleOversizedBodies } from "./platform/http/oversized-bodies.js";
 import { createAjv } from "./platform/validation.js";
 import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
@@ -135,6 +136,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       workerQueueDepth,
     },
   });
+  handleOversizedBodies(app, { bodyBytes: config.bodyLimitBytes, authBodyBytes: limits.authBodyBytes });
   // The router refuses a path it cannot decode; a query string with a broken escape (`%ZZ`, half
   // a UTF-8 character) would be read with the escape left in, so it is refused the same way.
   app.addHook("onRequest", (request, _reply, done) => {

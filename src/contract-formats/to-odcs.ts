@@ -8,6 +8,7 @@ import { isRecord } from "../schema-formats/text.js";
 import { str } from "./members.js";
 import { fitQuality } from "./odcs-fit.js";
 import { SERVER_TYPES } from "./odcs-shapes.js";
+import { createAjv } from "../platform/validation.js";
 
 type Json = Record<string, unknown>;
 
@@ -94,10 +95,17 @@ export function modelToSchemaObject(model: NormalizedModel, source?: string): Js
   return out;
 }
 
+/**
+ * A URI as the ODCS schema (and Steward's validation of it) reads `format: uri`, RFC 3986: WHATWG
+ * URL parsing is laxer and takes `s3://bucket/{model}/*.json`, which a DCS location may hold.
+ */
+let uriCheck: ((value: string) => boolean) | undefined;
+const isUri = (value: string) => (uriCheck ??= createAjv().compile({ type: "string", format: "uri" }) as (value: string) => boolean)(value);
+
 function fits(schema: Json, value: unknown): boolean {
   if (schema.type === "integer") return Number.isInteger(value);
   if (schema.type !== "string" || typeof value !== "string") return false;
-  if (schema.format === "uri" && !URL.canParse(value)) return false;
+  if (schema.format === "uri" && !isUri(value)) return false;
   return typeof schema.pattern !== "string" || new RegExp(schema.pattern).test(value);
 }
 

@@ -82,11 +82,12 @@ export const policy = {
    * Create, change or delete a data product or data contract. `owners` are the owner team before
    * and after the change: a team principal may neither take over nor give away what it does not own.
    */
-  writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>): void {
+  writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>, howToOwn?: string): void {
+    const hint = howToOwn === undefined ? "" : ` ${howToOwn}`;
     for (const owner of owners) {
       if (actsFor(p, owner)) continue;
-      if (owner == null) throw forbidden(`Only organization-scoped principals may change ${what}s that no team owns.`);
-      throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.`);
+      if (owner == null) throw forbidden(`Only organization-scoped principals may change ${what}s that no team owns.${hint}`);
+      throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.${hint}`);
     }
   },
 

@@ -35,7 +35,3 @@ export function expectValid(file: string, doc: unknown): void {
   const validate = officialSchema(file);
   if (!validate(doc)) throw new Error(`not valid against ${file}: ${JSON.stringify(validate.errors, null, 2).slice(0, 4000)}`);
 }
-
-export function fixture(name: string): string {
-  return readFileSync(resolve(process.cwd(), "test/fixtures/standards", name), "utf8");
-}

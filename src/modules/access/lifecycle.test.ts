@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { approvedOnCreation, decide, isActive, RULES, STAGES, stageOf, type AccessAction, type Side, type Stage, type TimedState } from "./lifecycle.js";
+import { approvedOnCreation, changesOf, decide, isActive, RULES, STAGES, stageOf, type AccessAction, type Side, type Stage, type TimedState } from "./lifecycle.js";
+import type { Access } from "./shapes.js";
 
 const NOW = "2026-05-01T12:00:00.000Z";
 const BEFORE = "2026-04-01T00:00:00.000Z";
@@ -65,6 +66,9 @@ describe("the rules table", () => {
     ["change-terms", "canceled", CONSUMER, 200],
     ["change-terms", "ended", CONSUMER, 200],
     ["change-terms", "closed", BOTH, 409],
+    ["change-labels", "closed", CONSUMER, 200],
+    ["change-labels", "closed", PROVIDER, 200],
+    ["change-labels", "requested", CONSUMER, 200],
     ["change-dates", "requested", CONSUMER, 200],
     ["change-dates", "requested", PROVIDER, 403],
     ["change-dates", "requested", BOTH, 200],
@@ -89,9 +93,11 @@ describe("the rules table", () => {
     for (const { action } of RULES) for (const stage of STAGES) expect(decide(action, stage, NOBODY)).toMatchObject({ allowed: false, status: 403 });
   });
 
-  it("lets nothing but deletion and provisioning reports touch a closed access", () => {
+  it("lets nothing but deletion, provisioning reports and labels (tags, links, custom) touch a closed access", () => {
     const open = RULES.filter((r) => r.from.includes("closed")).map((r) => r.action);
-    expect(open.sort()).toEqual(["delete", "report-provisioning"]);
+    expect(open.sort()).toEqual(["change-labels", "delete", "report-provisioning"]);
+    for (const sides of [CONSUMER, PROVIDER]) expect(decide("change-labels", "closed", sides)).toEqual({ allowed: true });
+    expect(decide("change-terms", "closed", BOTH)).toMatchObject({ allowed: false, status: 409 });
   });
 
   it("never lets a date change reach a canceled access", () => {
@@ -101,6 +107,27 @@ describe("the rules table", () => {
   it("names the other side in a 403 and the stage in a 409", () => {
     expect(decide("change-dates", "approved", CONSUMER)).toMatchObject({ status: 403, detail: expect.stringContaining("only the provider side may change its dates") });
     expect(decide("cancel", "requested", CONSUMER)).toMatchObject({ status: 409, detail: expect.stringContaining("The access is requested") });
+  });
+});
+
+describe("what a PUT changes", () => {
+  const access = (extra: Record<string, unknown> = {}, info: Record<string, unknown> = {}) =>
+    ({ info: { purpose: "p", ...info }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { teamId: "marketing" }, ...extra }) as unknown as Access;
+
+  it("given a stored access, when only tags, links or custom differ, then only its labels changed", () => {
+    for (const extra of [{ tags: ["revoked"] }, { links: { ticket: "https://t" } }, { custom: { k: "v" } }]) {
+      expect(changesOf(access(), access(extra))).toEqual({ datesChanged: false, termsChanged: false, labelsChanged: true });
+    }
+  });
+
+  it("given a stored access without lists and maps, when a generated client sends them empty, then nothing changed", () => {
+    expect(changesOf(access(), access({ roles: [], tags: [], links: {}, custom: {} }))).toEqual({ datesChanged: false, termsChanged: false, labelsChanged: false });
+  });
+
+  it("given a stored access, when the purpose, roles or dates differ too, then those are terms and dates", () => {
+    expect(changesOf(access(), access({ tags: ["x"], roles: ["r"] }))).toEqual({ datesChanged: false, termsChanged: true, labelsChanged: true });
+    expect(changesOf(access(), access({}, { purpose: "other" }))).toMatchObject({ termsChanged: true, labelsChanged: false });
+    expect(changesOf(access(), access({}, { endDate: "2026-01-01" }))).toEqual({ datesChanged: true, termsChanged: false, labelsChanged: false });
   });
 });
 

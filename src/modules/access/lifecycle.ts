@@ -1,5 +1,6 @@
 import type { EventKind } from "../../events/kinds.js";
-import type { ProvisioningStatus } from "./shapes.js";
+import { isDeepStrictEqual } from "node:util";
+import type { Access, ProvisioningStatus } from "./shapes.js";
 
 /**
  * The access lifecycle of PRODUCT.md §5 as data a reader can scan: who may do what from which
@@ -49,7 +50,7 @@ export function isActive(state: TimedState, now: string): boolean {
   return (state.startAt === null || state.startAt <= now) && (state.endAt === null || now < state.endAt);
 }
 
-export type AccessAction = "approve" | "reject" | "cancel" | "change-agreement" | "change-terms" | "change-dates" | "delete" | "report-provisioning";
+export type AccessAction = "approve" | "reject" | "cancel" | "change-agreement" | "change-terms" | "change-labels" | "change-dates" | "delete" | "report-provisioning";
 
 export interface LifecycleRule {
   action: AccessAction;
@@ -85,7 +86,13 @@ export const RULES: readonly LifecycleRule[] = [
     action: "change-terms",
     sides: ["consumer", "provider"],
     from: OPEN,
-    says: "either side changes nextReassessmentDate, tags, links and custom of an open access",
+    says: "either side changes nextReassessmentDate (and any member not named elsewhere) of an open access",
+  },
+  {
+    action: "change-labels",
+    sides: ["consumer", "provider"],
+    from: STAGES,
+    says: "either side changes tags, links and custom of any access, a closed one too (connectors re-tag what they revoked)",
   },
   { action: "change-dates", sides: ["consumer"], from: ["requested"], says: "the consumer side changes the dates while the access is requested" },
   {
@@ -105,7 +112,7 @@ const STAGE_WORDS: Record<Stage, string> = {
   approved: "approved",
   ended: "approved and past its end date",
   canceled: "canceled (its end is still ahead)",
-  closed: "closed (rejected, or canceled and past its end), and a closed access refuses every change",
+  closed: "closed (rejected, or canceled and past its end), and a closed access refuses every change but one to its tags, links and custom",
 };
 
 const ACTION_WORDS: Record<AccessAction, string> = {
@@ -114,6 +121,7 @@ const ACTION_WORDS: Record<AccessAction, string> = {
   cancel: "cancel it",
   "change-agreement": "change what was agreed (purpose, individualAgreements, roles)",
   "change-terms": "change its terms",
+  "change-labels": "change its tags, links or custom",
   "change-dates": "change its dates",
   delete: "delete it",
   "report-provisioning": "report its provisioning",
@@ -130,6 +138,48 @@ export function decide(action: AccessAction, stage: Stage, sides: ReadonlySet<Si
   if (here.some((r) => r.sides.some((s) => sides.has(s)))) return { allowed: true };
   const others = [...new Set(here.flatMap((r) => r.sides))].join(" or ");
   return { allowed: false, status: 403, detail: `While the access is ${STAGE_WORDS[stage]}, only the ${others} side may ${what} (${rule}).` };
+}
+
+/**
+ * What a PUT may change, by member of the access document. `provider` and `consumer` never
+ * change (422); the dates are `change-dates`; what the provider approved is `change-agreement`;
+ * the labels `change-labels`; every other member is `change-terms`.
+ */
+export const PUT_MEMBERS = {
+  fixed: ["provider", "consumer"],
+  dates: ["info.startDate", "info.endDate"],
+  agreement: ["info.purpose", "info.individualAgreements", "roles"],
+  labels: ["tags", "links", "custom"],
+  /** Read-only: ignored in a body, set by Steward. */
+  readOnly: ["info.status", "info.active", "info.canceledAt", "provider.teamId", "provider.dataContractId", "provider.dataContractVersion", "provisioning"],
+} as const;
+
+/**
+ * Which kinds of member a PUT changes (lifecycle.ts PUT_MEMBERS). An empty list or map counts as
+ * absent: generated clients send `roles: []`, `links: {}` for members they read as missing.
+ */
+export function changesOf(before: Access, after: Access): { datesChanged: boolean; agreementChanged: boolean; termsChanged: boolean; labelsChanged: boolean } {
+  const datesChanged = (["startDate", "endDate"] as const).some((d) => (after.info[d] ?? null) !== (before.info[d] ?? null));
+  const agreement = (d: Access) => [emptyAsAbsent(d.info.purpose), emptyAsAbsent(d.info.individualAgreements), emptyAsAbsent(d.roles)];
+  const labels = (d: Access) => Object.fromEntries(PUT_MEMBERS.labels.map((m) => [m, emptyAsAbsent(d[m])]));
+  const terms = (d: Access) => {
+    const rest: Record<string, unknown> = { ...d, info: { ...d.info, startDate: undefined, endDate: undefined, purpose: undefined, individualAgreements: undefined }, roles: undefined };
+    for (const m of PUT_MEMBERS.labels) delete rest[m];
+    return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, emptyAsAbsent(v)]).filter(([, v]) => v !== undefined));
+  };
+  return {
+    datesChanged,
+    agreementChanged: !isDeepStrictEqual(agreement(before), agreement(after)),
+    termsChanged: !isDeepStrictEqual(terms(before), terms(after)),
+    labelsChanged: !isDeepStrictEqual(labels(before), labels(after)),
+  };
+}
+
+function emptyAsAbsent(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length === 0 ? undefined : value;
+  if (typeof value === "object" && Object.keys(value).length === 0) return undefined;
+  return value;
 }
 
 /** What a new request is judged by when it is created. */

@@ -76,6 +76,35 @@ describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
     clock.set("2026-03-01T09:00:00.000Z");
   });
 
+  it("a closed access takes a PUT that changes only tags, links or custom, from either side, and refuses anything more", async () => {
+    const rejected = await newRequest();
+    expect((await act(rejected.id, "reject", undefined, "sales")).status).toBe(200);
+    const canceled = await newRequest();
+    expect((await act(canceled.id, "approve", undefined, "sales")).status).toBe(200);
+    expect((await act(canceled.id, "cancel", undefined, "marketing")).status).toBe(200);
+    for (const { id } of [rejected, canceled]) {
+      // Clients PUT the document as they read it, with their change.
+      const body = await get(id);
+      const before = await events(id);
+      const tagged = await put(id, { ...body, tags: ["permission-revoked"] }, "sales");
+      expect(tagged.status, tagged.text).toBe(200);
+      expect(tagged.body.tags).toEqual(["permission-revoked"]);
+      const labelled = await put(id, { ...body, tags: ["permission-revoked"], links: { ticket: "https://tickets.example.com/9" }, custom: { note: "revoked" } }, "marketing");
+      expect(labelled.status, labelled.text).toBe(200);
+      // More than labels: the whole PUT is refused, the labels with it.
+      const mixed = await put(id, { ...body, info: { ...body.info, purpose: "Churn" }, tags: ["other"] });
+      expect(mixed.status).toBe(409);
+      expect(mixed.body.detail).toContain("change its terms");
+      expect((await get(id)).tags).toEqual(["permission-revoked"]);
+      expect((await events(id)).slice(before.length)).toEqual([
+        ["Updated", by("sales")],
+        ["Updated", by("marketing")],
+      ]);
+      // Nobody outside the access's two sides.
+      expect((await put(id, { ...body, tags: [] }, "finance")).status).toBe(403);
+    }
+  });
+
   it("the consumer team's key cannot extend or remove the end of an approved access; the provider team's key can", async () => {
     const { id, body } = await newRequest({ endDate: "2027-01-01" });
     await act(id, "approve", undefined, "sales");

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import { v7 as uuidv7 } from "uuid";
 import { ACCESS_EVENT_KINDS, type EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
@@ -10,7 +9,7 @@ import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
+import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, changesOf, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 import { approvalRepository } from "./approvals.js";
@@ -240,17 +239,14 @@ export class AccessService {
       provider: { ...input.provider, ...(dataContractId != null ? { dataContractId } : {}), ...(dataContractVersion != null ? { dataContractVersion } : {}) },
       consumer: existing.doc.consumer,
     };
-    const datesChanged = (["startDate", "endDate"] as const).some((d) => (doc.info[d] ?? null) !== (existing.doc.info[d] ?? null));
-    const agreement = (d: Access) => [d.info.purpose, d.info.individualAgreements ?? null, d.roles ?? null];
-    const agreementChanged = !isDeepStrictEqual(agreement(existing.doc), agreement(doc));
-    const otherTerms = (d: Access) => ({ ...d, info: { ...d.info, startDate: undefined, endDate: undefined, purpose: undefined, individualAgreements: undefined }, roles: undefined });
-    const termsChanged = !isDeepStrictEqual(otherTerms(existing.doc), otherTerms(doc));
-    if (!datesChanged && !agreementChanged && !termsChanged) return existing;
+    const { datesChanged, agreementChanged, termsChanged, labelsChanged } = changesOf(existing.doc, doc);
+    if (!datesChanged && !agreementChanged && !termsChanged && !labelsChanged) return existing;
 
     const stage = stageOf(existing, now);
     if (datesChanged) accessPolicy.act(p, existing, "change-dates", stage);
     if (agreementChanged) accessPolicy.act(p, existing, "change-agreement", stage);
     if (termsChanged) accessPolicy.act(p, existing, "change-terms", stage);
+    if (labelsChanged) accessPolicy.act(p, existing, "change-labels", stage);
     const violations: FieldViolation[] = [];
     const dates = parseDates(doc.info, violations);
     if (violations.length > 0) throw invalid("The access is not valid.", violations);

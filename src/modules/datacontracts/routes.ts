@@ -35,7 +35,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     schema: DataContractSchema,
     service: contracts,
     config,
-    ...ownedFilters("ODCS `domain` or the Data Contract Specification's `info.domain`"),
+    ...ownedFilters("ODCS `domain` or the Data Contract Specification's `info.domain`", { byName: true }),
     readQuery: FormatQuery,
     writeQuery: PutContractQuery.properties,
     present: asRequested,

@@ -50,11 +50,16 @@ async function checkNotInUse(hooks: DataContractHooks, ex: Executor, organizatio
   if (accesses > 0) throw conflict(`${accesses} requested or approved access(es) were granted under data contract '${contractId}'. Cancel or delete them first.`);
 }
 
+/** ODCS makes no member name an owner team: a contract naming none is the organization's (docs/formats.md). */
+const ownerlessAllowed = (contract: DataContract) => contractFormatOf(contract).name === "odcs";
+const HOW_TO_OWN =
+  "A team names itself the owner of an ODCS contract in `team.name` (v3.1 and later), in a custom property `owner` (customProperties: [{property: owner, value: <team id>}]) or in `domain`; of a Data Contract Specification contract in `info.owner`.";
+
 export function dataContractDefinition(hooks: DataContractHooks): DocumentDefinition<DataContract> {
   return {
     kind: "datacontract",
     label: "Data contract",
-    ...ownedDocument<DataContract>("data contract", contractFacts),
+    ...ownedDocument<DataContract>("data contract", contractFacts, { ownerless: ownerlessAllowed, howToOwn: HOW_TO_OWN }),
     // The big typed schemas of a 0.9 contract are parsed on worker threads before the write
     // transaction: validation then finds the results instead of parsing while holding a lock.
     async precheck(contract) {
@@ -64,7 +69,9 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
     async validate(ex, organizationId, contract) {
       const violations = contractViolations(contract);
       const facts = contractFacts(contract);
-      // A missing owner is already a violation of the format's own rules where the format requires one.
+      // A missing owner is already a violation of the format's own rules where the format requires
+      // one; an ODCS contract may name none, and the organization owns it.
+      if (facts.owner === undefined && ownerlessAllowed(contract)) return violations;
       if (facts.owner !== undefined || !violations.some((v) => v.field === facts.ownerField)) {
         violations.push(...(await ownerViolations(ex, organizationId, facts)));
       }

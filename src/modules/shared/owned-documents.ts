@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type TProperties } from "@sinclair/typebox";
 import type { ContractFacts } from "../../contract-formats/types.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { ProductFacts } from "../../product-formats/types.js";
@@ -14,7 +14,17 @@ import type { DocumentRoutesOptions } from "./document-routes.js";
 export type OwnedFacts = Omit<ContractFacts, "version"> & Pick<ProductFacts, "archetype">;
 
 /** Data products and data contracts: documents a team owns, each format naming it its own way. */
-export function ownedDocument<D extends Document>(what: string, facts: (doc: D) => OwnedFacts): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+export function ownedDocument<D extends Document>(
+  what: string,
+  facts: (doc: D) => OwnedFacts,
+  options: {
+    /** Documents that may name no owner: the organization owns them, and only its principals change them. */
+    ownerless?: (doc: D) => boolean;
+    /** Where a document names its owner, said in every refusal. */
+    howToOwn?: string;
+  } = {},
+): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+  const ownerOf = (doc: D) => facts(doc).owner ?? (options.ownerless?.(doc) ? null : undefined);
   return {
     columns: (doc) => {
       const f = facts(doc);
@@ -28,7 +38,12 @@ export function ownedDocument<D extends Document>(what: string, facts: (doc: D) 
       };
     },
     authorize: (p, _id, before, after) =>
-      policy.writeOwned(p, what, [before && facts(before).owner, after && facts(after).owner].filter((o): o is string => o !== undefined)),
+      policy.writeOwned(
+        p,
+        what,
+        [before && ownerOf(before), after && ownerOf(after)].filter((o): o is string | null => o !== undefined),
+        options.howToOwn,
+      ),
   };
 }
 
@@ -37,6 +52,12 @@ export async function ownerViolations(ex: Executor, organizationId: string, fact
   if (facts.owner === undefined) return [{ field: facts.ownerField, message: "names no owner team" }];
   const team = await resourceRepository.get(ex, organizationId, "team", facts.owner);
   return team ? [] : [{ field: facts.ownerField, message: `no team '${facts.owner}' exists in this organization` }];
+}
+
+/** The values of two parameters that mean the same, either one alone, or undefined when neither was given. */
+function anyOf(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  return [...(a ?? []), ...(b ?? [])];
 }
 
 /** Values of a query parameter that may be repeated (`?teamId=a&teamId=b`): any of them matches. */
@@ -51,7 +72,17 @@ const Repeatable = (description: string) =>
  * them; `domainSource` says where the kind's formats name the domain. Every filter is a
  * condition the database answers (indexed columns, or the stored document's tags).
  */
-export function ownedFilters(domainSource: string): Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> {
+export function ownedFilters(
+  domainSource: string,
+  options: { byName?: boolean } = {},
+): Pick<DocumentRoutesOptions<Document>, "filters" | "toFilter"> {
+  // The reference product's older names of two filters, which its own CLI still sends.
+  const byName: TProperties = options.byName
+    ? {
+        owner: Type.Optional(SafeText({ maxLength: 256, description: "Only those owned by the team of this name (or id), exactly. An older name of `teamId`." })),
+        domain: Type.Optional(Repeatable(`Only those in this business domain: an older name of \`domainId\`; any value of either matches.`)),
+      }
+    : {};
   return {
     filters: {
       teamId: Type.Optional(Repeatable("Only those owned by this team (its id).")),
@@ -59,10 +90,12 @@ export function ownedFilters(domainSource: string): Pick<DocumentRoutesOptions<D
       status: Type.Optional(SafeText({ maxLength: 200, description: "Only those with this status (exact match)." })),
       tag: Type.Optional(SafeText({ maxLength: 200, description: "Only those whose top-level `tags` include this tag (exact match)." })),
       sort: Type.Optional(Type.Union([Type.Literal("name")], { description: "`name`: by title, letter case ignored; creation order when absent." })),
+      ...byName,
     },
     toFilter: (q) => ({
       ownerTeamId: q.teamId as unknown as string[] | undefined,
-      domain: q.domainId as unknown as string[] | undefined,
+      ...(q.owner !== undefined ? { ownerTeamNameOrId: q.owner } : {}),
+      domain: anyOf(q.domainId as unknown as string[] | undefined, q.domain as unknown as string[] | undefined),
       status: q.status,
       tag: q.tag,
       ...(q.sort === "name" ? { sort: "title" as const } : {}),

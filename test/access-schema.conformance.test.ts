@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../src/platform/clock.js";
 import { DATABASES } from "./helpers/databases.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { standardsDir } from "./helpers/standards-dir.js";
 
 /**
  * Clients generated from the reference product's description must read every access document
  * Steward writes. Each state's document is validated against the reference's own Access schema.
  */
-const reference = parse(readFileSync(resolve(process.cwd(), "../shared/standards/entropy-data-openapi.yaml"), "utf8"));
+const reference = parse(readFileSync(resolve(standardsDir(), "entropy-data-openapi.yaml"), "utf8"));
 
 function accessValidator() {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });

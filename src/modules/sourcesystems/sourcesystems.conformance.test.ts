@@ -1,0 +1,5 @@
+import { STANDARDS } from "../../../test/helpers/standards-check.js";
+import { sourceSystemTests } from "./sourcesystems.suite.js";
+
+/** The same tests, each answer and document held against the official standards in STANDARDS_DIR. */
+sourceSystemTests(STANDARDS);
