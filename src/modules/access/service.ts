@@ -13,6 +13,8 @@ import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew 
 import { ACTION_EVENTS, approvedOnCreation, isActive, PROVISIONING_TRANSITIONS, provisioningTransitionFor, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
+import { planOfAccess } from "./privileges.js";
+import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
@@ -109,6 +111,11 @@ export class AccessService {
       comment: r.comment,
       data: JSON.parse(r.data) as Record<string, unknown>,
     }));
+  }
+
+  /** What the access allows, per object and column (docs/consumers.md); readable by whoever may read the access. */
+  async privileges(p: Principal, id: string): Promise<PrivilegesPlan> {
+    return planOfAccess(this.database.db, await this.find(p.organizationId, id));
   }
 
   /** The provider side approves a requested access; it activates at once when its window is open. */
