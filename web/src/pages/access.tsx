@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../u
 import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
 import { DecisionDialog, type Decision } from "./access-decisions.js";
+import { AccessPrivileges } from "./access-privileges.js";
 
 type View = "inbox" | "mine" | "all";
 
@@ -237,6 +238,7 @@ export function AccessPage({ id }: { id: string }) {
           </div>
         )}
       </dl>
+      <AccessPrivileges id={a.id} version={access.data} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <ErrorBox error={history.error} title="The history could not be read" />
