@@ -1,12 +1,14 @@
 import pg from "pg";
 import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
-import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView } from "./catalog.js";
+import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView } from "./catalog.js";
 import type { ConnectorConfig } from "./config.js";
 import { Connections, Unreachable } from "./connections.js";
 import { diagnosticsOf, logDetail } from "./diagnostics.js";
 import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
 import { Ledger } from "./ledger.js";
-import { decideTarget, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
+import { decideTarget, narrowToPlan, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
+import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
+import { planPrivileges, type PrivilegesPlan } from "../../privileges/plan.js";
 
 export const EXECUTOR = "steward-postgres-connector";
 export const HANDLED_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
@@ -60,6 +62,7 @@ export class PostgresAccessConnector {
     let target: Target | Refusal;
     try {
       target = decideTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
+      target = narrowToPlan(target, await this.planOf(access, port, api, signal));
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       target = error;
@@ -69,7 +72,7 @@ export class PostgresAccessConnector {
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
         // A replay of what is done already: make sure the privilege is there, report nothing
         // (the access is provisioned; a failure to re-check it is the operator's business).
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target)).catch((error: unknown) => {
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))).catch((error: unknown) => {
           if (signal.aborted) throw error;
           this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
         });
@@ -81,14 +84,14 @@ export class PostgresAccessConnector {
       await report("provisioning-started");
       await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
       try {
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target));
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target)));
       } catch (error) {
         // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
         if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
         throw error;
       }
       this.logger.info?.("granted", { accessId, server: target.server, role: target.role, schema: target.schema, table: target.table });
-      await report("provisioning-succeeded", { reference: grantStatement(target) });
+      await report("provisioning-succeeded", { reference: grantStatement(target, this.maskSchema(target)) });
     } catch (error) {
       if (signal.aborted || error instanceof FeedConsumerError) throw error;
       this.logger.warn?.("provisioning failed", { accessId, error: logDetail(error) });
@@ -123,7 +126,7 @@ export class PostgresAccessConnector {
       throw new Refusal(`The server '${target.server}' this access was granted on is no longer in the connector's configuration; the grant stays recorded until it is.`);
     }
     const remaining = await this.withLedger(signal, (c) => this.ledger.others(c, accessId, target));
-    await this.connections.with(target.server, signal, (c) => applyRevoke(c, target, remaining));
+    await this.connections.with(target.server, signal, (c) => applyRevoke(c, target, remaining, this.maskSchema(target)));
     await this.withLedger(signal, (c) => this.ledger.remove(c, accessId));
   }
 
@@ -139,6 +142,28 @@ export class PostgresAccessConnector {
     }
     if (typeof userId === "string" && userId !== "") return roleFor({ user: userId });
     throw new Refusal("The access names no consumer.");
+  }
+
+  /**
+   * The access's privileges plan, made here by the same planner the server answers with, from the
+   * port just read and the current text of the contract the access was requested under.
+   */
+  private async planOf(access: AccessView, port: PortView, api: StewardClient, signal: AbortSignal): Promise<PrivilegesPlan> {
+    const contractId = access.provider.dataContractId;
+    const contract = typeof contractId === "string" ? await read<Record<string, unknown>>(api, `/api/datacontracts/${encodeURIComponent(contractId)}`, signal) : undefined;
+    let described: ReturnType<typeof contractInput> | null = null;
+    if (contract && typeof contractId === "string") {
+      try {
+        described = contractInput(contractId, contract);
+      } catch {
+        throw new Refusal(`The data contract '${contractId}' could not be read into columns, so no column-level grant could be planned.`);
+      }
+    }
+    return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
+  }
+
+  private maskSchema(target: Target): string {
+    return this.config.servers.get(target.server)?.maskSchema ?? "steward_masked";
   }
 
   private withLedger<T>(signal: AbortSignal, work: (client: pg.Client) => Promise<T>): Promise<T> {
