@@ -9,7 +9,7 @@ const whole: Target = { server: "w", schema: "shop", table: null, role: "steward
 const view = maskViewName(role, "shop", "people");
 
 const held = (extra: Privilege[] = [], without: string[] = []): Privilege[] =>
-  [
+  (<Privilege[]>[
     { role, on: "schema", schema: "shop", privilege: "USAGE" },
     { role, on: "column", schema: "shop", table: "people", column: "id", privilege: "SELECT" },
     { role, on: "column", schema: "shop", table: "people", column: "name", privilege: "SELECT" },
@@ -19,7 +19,7 @@ const held = (extra: Privilege[] = [], without: string[] = []): Privilege[] =>
     { role: "steward_team_ops", on: "table", schema: "shop", table: "people", privilege: "SELECT" },
     { role: "steward_team_ops", on: "table", schema: "shop", table: "orders", privilege: "SELECT" },
     ...extra,
-  ].filter((p) => !without.includes(p.column ?? p.table ?? p.schema));
+  ]).filter((p) => !without.includes(p.column ?? p.table ?? p.schema));
 
 const catalog = (over: Partial<CatalogState> = {}): CatalogState => ({
   roles: new Set([role, "steward_team_ops"]),
