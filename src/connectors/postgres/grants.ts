@@ -52,6 +52,9 @@ async function roleExists(client: pg.Client, role: string): Promise<boolean> {
   return ((await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [role])).rowCount ?? 0) > 0;
 }
 
+/** The comment a masking view carries: this prefix and the digest of its definition. */
+export const VIEW_MARK = "steward masking view ";
+
 const TEXT_TYPES = new Set(["text", "character varying", "character", "citext", "name"]);
 
 /**
@@ -81,6 +84,9 @@ async function createMaskView(client: pg.Client, target: Target, grant: TableGra
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(maskSchema)}`);
   await client.query(`DROP VIEW IF EXISTS ${view}`);
   await client.query(`CREATE VIEW ${view} AS SELECT ${list.join(", ")} FROM ${ident(target.schema)}.${ident(grant.table)}`);
+  // The definition's digest, as made: reconciliation finds a view changed by hand by comparing it (drift.ts).
+  const made = await client.query<{ digest: string }>("SELECT md5(pg_get_viewdef($1::regclass)) AS digest", [view]);
+  await client.query(`COMMENT ON VIEW ${view} IS ${pg.escapeLiteral(`${VIEW_MARK}${made.rows[0]!.digest}`)}`);
   await client.query(`GRANT USAGE ON SCHEMA ${ident(maskSchema)} TO ${ident(target.role)}`);
   await client.query(`GRANT SELECT ON ${view} TO ${ident(target.role)}`);
 }

@@ -56,6 +56,13 @@ export class Ledger {
     await client.query(`DELETE FROM ${this.table} WHERE access_id = $1`, [accessId]);
   }
 
+  /** Every entry, for reconciliation: one statement, whatever the number of accesses. */
+  async all(client: pg.Client): Promise<Array<{ accessId: string; target: Target }>> {
+    await this.ensure(client);
+    const result = await client.query<Row & { access_id: string }>(`SELECT access_id, server, role, schema_name, table_name, privileges FROM ${this.table} ORDER BY access_id`);
+    return result.rows.map((row) => ({ accessId: row.access_id, target: toTarget(row) }));
+  }
+
   /** What other accesses hold for the same role in the same schema of the same server. */
   async others(client: pg.Client, accessId: string, target: Target): Promise<Target[]> {
     await this.ensure(client);
