@@ -1,4 +1,5 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import { abortableSleep, StewardClient } from "../consumer/index.js";
 import { ConfigError } from "../platform/config.js";
 import { loadConnectorConfig } from "../connectors/postgres/config.js";
 import { HANDLED_KINDS, PostgresAccessConnector } from "../connectors/postgres/connector.js";
@@ -6,9 +7,32 @@ import { addFeedOptions, followFeed, type FeedCommandOptions } from "./feed-opti
 
 interface PostgresConnectorOptions extends FeedCommandOptions {
   config?: string;
+  longPoll?: boolean;
+  reconcileInterval: number;
+  reportOnly?: boolean;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 86_400) throw new InvalidArgumentError("expected a whole number of seconds from 1 to 86400.");
+  return n;
 }
 
 const line = (message: string, fields?: Record<string, unknown>) => `${message} ${JSON.stringify(fields ?? {})}\n`;
+
+/** Reconciles at start and every interval until stopped (with `--once`: once); a failed pass is logged and tried again next time. */
+async function reconcileEvery(access: PostgresAccessConnector, api: StewardClient, opts: PostgresConnectorOptions, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      await access.reconcile(api, signal, { reportOnly: opts.reportOnly === true });
+    } catch (error) {
+      if (signal.aborted) return;
+      process.stderr.write(`warning: ${line("reconciliation failed; trying again at the next interval", { error: String((error as Error).message ?? error) })}`);
+    }
+    if (opts.once) return;
+    await abortableSleep(opts.reconcileInterval * 1000, signal);
+  }
+}
 
 export function registerConnectorCommands(program: Command): void {
   const connector = program.command("connector").description("Connectors that act on the event feed.");
@@ -19,7 +43,10 @@ export function registerConnectorCommands(program: Command): void {
         "and report each step on the access. Only the servers and objects of --config are ever touched; " +
         "credentials are never logged or reported (docs/consumers.md).",
     )
-    .option("--config <file>", "YAML or JSON: servers (connection and grantable objects per team), ledger, timeouts");
+    .option("--config <file>", "YAML or JSON: servers (connection and grantable objects per team), ledger, timeouts")
+    .option("--long-poll", "follow Steward with long polling, so a deactivation is acted on within moments")
+    .option("--reconcile-interval <seconds>", "read back the real privileges at start and then this often", seconds, 60)
+    .option("--report-only", "report drift found by reconciliation without repairing it");
   addFeedOptions(postgres, { connectorType: "postgres-access", connectorId: "postgres-access" }).action(async (opts: PostgresConnectorOptions) => {
     if (!opts.config) throw new ConfigError("--config <file> is required: it names the servers the connector may use (docs/consumers.md).");
     const access = new PostgresAccessConnector(loadConnectorConfig(opts.config), {
@@ -27,9 +54,14 @@ export function registerConnectorCommands(program: Command): void {
       warn: (message, fields) => process.stderr.write(`warning: ${line(message, fields)}`),
       error: (message, fields) => process.stderr.write(`error: ${line(message, fields)}`),
     });
+    const apiKey = opts.apiKey ?? process.env.STEWARD_API_KEY;
+    const stopReconciling = new AbortController();
+    const reconciling = apiKey ? reconcileEvery(access, new StewardClient({ baseUrl: opts.url, apiKey }), opts, stopReconciling.signal) : Promise.resolve();
     try {
-      await followFeed(opts, { types: [...HANDLED_KINDS], handler: access.handle });
+      await followFeed(opts, { types: [...HANDLED_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
     } finally {
+      stopReconciling.abort();
+      await reconciling;
       await access.close();
     }
   });

@@ -125,7 +125,11 @@ async function repair(host: ReconcileHost, server: string, drift: Drift[], entri
       });
     } else if (d.kind === "missing-privilege" && !entryOf.has(id) && !done.has(id)) {
       done.add(id);
-      await attempt([id], () => host.grant(id, wanted.get(id)!));
+      await attempt([id], async () => {
+        const target = wanted.get(id)!;
+        await host.grant(id, target);
+        host.logger.info?.("granted", { accessId: id, server: target.server, role: target.role, schema: target.schema, table: target.table });
+      });
     }
   }
   // Privileges added by hand go; then every settled grant of the roles touched is made whole again
