@@ -57,11 +57,18 @@ export function registerConnectorCommands(program: Command): void {
     const apiKey = opts.apiKey ?? process.env.STEWARD_API_KEY;
     const stopReconciling = new AbortController();
     const reconciling = apiKey ? reconcileEvery(access, new StewardClient({ baseUrl: opts.url, apiKey }), opts, stopReconciling.signal) : Promise.resolve();
+    const stop = () => stopReconciling.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
     try {
       await followFeed(opts, { types: [...HANDLED_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
+      // With --once the pass started with the feed finishes before the command does.
+      if (opts.once) await reconciling;
     } finally {
       stopReconciling.abort();
       await reconciling;
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
       await access.close();
     }
   });
