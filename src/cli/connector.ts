@@ -3,6 +3,8 @@ import { abortableSleep, StewardClient } from "../consumer/index.js";
 import { ConfigError } from "../platform/config.js";
 import { loadConnectorConfig } from "../connectors/postgres/config.js";
 import { HANDLED_KINDS, PostgresAccessConnector } from "../connectors/postgres/connector.js";
+import { loadMysqlConfig } from "../connectors/mysql/config.js";
+import { MYSQL_KINDS, MysqlAccessConnector } from "../connectors/mysql/connector.js";
 import { addFeedOptions, followFeed, type FeedCommandOptions } from "./feed-options.js";
 
 interface PostgresConnectorOptions extends FeedCommandOptions {
@@ -71,5 +73,23 @@ export function registerConnectorCommands(program: Command): void {
       process.off("SIGTERM", stop);
       await access.close();
     }
+  });
+
+  const mysqlCommand = connector
+    .command("mysql")
+    .description(
+      "Grant and revoke MariaDB/MySQL privileges (database, table and column SELECT, roles) as accesses to output ports of type mysql or mariadb " +
+        "are activated and deactivated, with the same configuration format and trust model as the PostgreSQL connector (docs/consumers.md).",
+    )
+    .option("--config <file>", "YAML or JSON: servers (connection and grantable databases per team), ledger, timeouts")
+    .option("--long-poll", "follow Steward with long polling, so a deactivation is acted on within moments");
+  addFeedOptions(mysqlCommand, { connectorType: "mysql-access", connectorId: "mysql-access" }).action(async (opts: PostgresConnectorOptions) => {
+    if (!opts.config) throw new ConfigError("--config <file> is required: it names the servers the connector may use (docs/consumers.md).");
+    const access = new MysqlAccessConnector(loadMysqlConfig(opts.config), {
+      info: (message, fields) => process.stdout.write(line(message, fields)),
+      warn: (message, fields) => process.stderr.write(`warning: ${line(message, fields)}`),
+      error: (message, fields) => process.stderr.write(`error: ${line(message, fields)}`),
+    });
+    await followFeed(opts, { types: [...MYSQL_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
   });
 }
