@@ -2,7 +2,8 @@ import pg from "pg";
 import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
 import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView } from "./catalog.js";
 import type { ConnectorConfig } from "./config.js";
-import { Connections, Unreachable } from "./connections.js";
+import { Connections, inTransaction, Unreachable } from "./connections.js";
+import { readCatalog, revokeOne } from "./catalog-read.js";
 import { diagnosticsOf, logDetail } from "./diagnostics.js";
 import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
 import { Ledger } from "./ledger.js";
@@ -47,9 +48,19 @@ export class PostgresAccessConnector {
     return this.exclusive(() =>
       reconcileOnce(
         {
-          config: this.config,
           logger: this.logger,
-          connections: this.connections,
+          serverMask: (server) => this.config.servers.get(server)?.maskSchema,
+          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => readCatalog(c, roles, schemas, maskSchema)),
+          revokeExtras: (server, privileges) =>
+            this.connections.with(server, signal, (c) =>
+              inTransaction(c, async () => {
+                for (const p of privileges) await c.query(revokeOne(p));
+              }),
+            ),
+          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))),
+          grantStatement: (target) => grantStatement(target, this.maskSchema(target)),
+          revokeStatement: (target) => revokeStatement(target),
+          diagnosticsOf,
           ledgerEntries: () => this.withLedger(signal, (c) => this.ledger.all(c)),
           targetOf: (access, reader) => this.targetOf(access, reader, signal),
           revoke: (accessId, target) => this.revoke(accessId, target, signal),

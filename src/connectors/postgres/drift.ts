@@ -53,6 +53,8 @@ export interface DriftInput {
   desired: ReadonlyMap<string, Target | null>;
   catalog: CatalogState;
   maskSchema: string;
+  /** What a target makes its role hold, when the engine's privileges differ from PostgreSQL's. */
+  expected?: typeof expectedPrivileges;
 }
 
 export const privilegeKey = (p: Privilege): string => JSON.stringify([p.role, p.on, p.schema, p.table ?? null, p.column ?? null, p.privilege]);
@@ -82,9 +84,12 @@ export function expectedPrivileges(target: Target, tablesOf: (schema: string) =>
   return out;
 }
 
+const postgresPrivileges = (...args: Parameters<typeof expectedPrivileges>) => expectedPrivileges(...args);
+
 /** Every difference, in a stable order: ended and re-planned accesses, dropped roles, then privileges. */
 export function findDrift(input: DriftInput): Drift[] {
   const { entries, desired, catalog, maskSchema } = input;
+  const expectedPrivileges = input.expected ?? postgresPrivileges;
   const tablesOf = (schema: string) => catalog.tables.get(schema) ?? [];
   const drift: Drift[] = [];
   const active: LedgerEntry[] = [];

@@ -6,19 +6,27 @@
  */
 import type { ConsumerLogger, StewardClient } from "../../consumer/index.js";
 import type { AccessView } from "./catalog.js";
-import { readCatalog, revokeOne } from "./catalog-read.js";
-import type { ConnectorConfig } from "./config.js";
-import { inTransaction, type Connections } from "./connections.js";
 import type { Report } from "./connector.js";
-import { diagnosticsOf, logDetail } from "./diagnostics.js";
-import { findDrift, type Drift, type LedgerEntry } from "./drift.js";
-import { applyGrant, grantStatement, revokeStatement } from "./grants.js";
+import { logDetail } from "./diagnostics.js";
+import { findDrift, type CatalogState, type Drift, type LedgerEntry, type Privilege } from "./drift.js";
 import { Refusal, type Target } from "./trust.js";
 
+/** What reconciliation needs of one engine's connector; the pass itself is the same for every engine. */
 export interface ReconcileHost {
-  config: ConnectorConfig;
   logger: ConsumerLogger;
-  connections: Connections;
+  /** The configured server's masking schema, or `undefined` when the server is not configured. */
+  serverMask(server: string): string | undefined;
+  /** One read of the server's catalogs for these roles, and the tables of these (whole-grant) schemas. */
+  readCatalog(server: string, roles: string[], schemas: string[], maskSchema: string): Promise<CatalogState>;
+  /** What a target makes its role hold, in the engine's terms. */
+  expected?: (target: Target, tablesOf: (schema: string) => readonly string[], maskSchema: string) => Privilege[];
+  /** Takes privileges added by hand away again. */
+  revokeExtras(server: string, privileges: Privilege[]): Promise<void>;
+  /** Makes a recorded grant whole again (idempotent). */
+  regrant(target: Target): Promise<void>;
+  grantStatement(target: Target): string;
+  revokeStatement(target: Target): string;
+  diagnosticsOf(error: unknown): Record<string, unknown>;
   ledgerEntries(): Promise<LedgerEntry[]>;
   targetOf(access: AccessView, reader: Pick<StewardClient, "get">): Promise<Target | Refusal | undefined>;
   revoke(accessId: string, target: Target): Promise<void>;
@@ -73,9 +81,9 @@ export async function reconcileOnce(host: ReconcileHost, api: StewardClient, sig
   const servers = new Set([...desired.keys(), ...entries.map((e) => e.target.server)]);
   const found: Drift[] = [];
   for (const server of [...servers].sort()) {
-    const config = host.config.servers.get(server);
+    const maskSchema = host.serverMask(server);
     const onServer = entries.filter((e) => e.target.server === server);
-    if (!config) {
+    if (maskSchema === undefined) {
       if (onServer.length > 0) host.logger.warn?.("the ledger names a server that is no longer configured; its grants are left as they are", { server, grants: onServer.length });
       continue;
     }
@@ -85,8 +93,8 @@ export async function reconcileOnce(host: ReconcileHost, api: StewardClient, sig
     const roles = [...new Set(onServer.map((e) => e.target.role))].sort();
     const schemas = [...new Set(onServer.filter((e) => e.target.table === null && !e.target.grants).map((e) => e.target.schema))].sort();
     try {
-      const catalog = await host.connections.with(server, signal, (c) => readCatalog(c, roles, schemas, config.maskSchema));
-      const drift = findDrift({ entries: onServer, desired: wanted, catalog, maskSchema: config.maskSchema });
+      const catalog = await host.readCatalog(server, roles, schemas, maskSchema);
+      const drift = findDrift({ entries: onServer, desired: wanted, catalog, maskSchema, ...(host.expected ? { expected: host.expected } : {}) });
       found.push(...drift);
       const failures = reportOnly || drift.length === 0 ? new Map<string, unknown>() : await repair(host, server, drift, onServer, wanted, signal);
       await report(host, drift, onServer, wanted, failures, reportOnly);
@@ -137,15 +145,11 @@ async function repair(host: ReconcileHost, server: string, drift: Drift[], entri
   const extras = drift.filter((d) => d.kind === "extra-privilege" && d.privilege);
   const touched = new Set(drift.filter((d) => ["extra-privilege", "missing-privilege", "dropped-role", "changed-mask-view"].includes(d.kind)).map((d) => d.role));
   if (extras.length > 0) {
-    await attempt([...new Set(extras.flatMap((d) => d.accessIds))], () =>
-      host.connections.with(server, signal, (c) => inTransaction(c, async () => {
-        for (const d of extras) await c.query(revokeOne(d.privilege!));
-      })),
-    );
+    await attempt([...new Set(extras.flatMap((d) => d.accessIds))], () => host.revokeExtras(server, extras.map((d) => d.privilege!)));
   }
   for (const entry of entries) {
     if (!touched.has(entry.target.role) || done.has(entry.accessId) || !wanted.has(entry.accessId)) continue;
-    await attempt([entry.accessId], () => host.connections.with(server, signal, (c) => applyGrant(c, entry.target, host.maskSchema(entry.target))));
+    await attempt([entry.accessId], () => host.regrant(entry.target));
   }
   return failures;
 }
@@ -172,11 +176,11 @@ async function report(host: ReconcileHost, drift: Drift[], entries: LedgerEntry[
       const message = "Reconciliation found drift and left it as it is (report only).";
       await report(ended ? "deprovisioning-failed" : "provisioning-failed", { diagnostics: { message, drift: listed, ...more } });
     } else if (failure !== undefined) {
-      await report(ended ? "deprovisioning-failed" : "provisioning-failed", { diagnostics: { ...diagnosticsOf(failure), drift: listed, ...more } });
+      await report(ended ? "deprovisioning-failed" : "provisioning-failed", { diagnostics: { ...host.diagnosticsOf(failure), drift: listed, ...more } });
     } else {
       const message = ended ? "Reconciliation revoked a grant left for an ended access." : "Reconciliation found drift and repaired it.";
       const target = ended ? entryOf.get(accessId) : (wanted.get(accessId) ?? entryOf.get(accessId));
-      const reference = target ? (ended ? revokeStatement(target) : grantStatement(target, host.maskSchema(target))) : undefined;
+      const reference = target ? (ended ? host.revokeStatement(target) : host.grantStatement(target)) : undefined;
       await report(ended ? "deprovisioning-succeeded" : "provisioning-succeeded", { ...(reference ? { reference } : {}), diagnostics: { message, drift: listed, ...more } });
     }
   }
