@@ -23,7 +23,7 @@ function seconds(value: string): number {
 const line = (message: string, fields?: Record<string, unknown>) => `${message} ${JSON.stringify(fields ?? {})}\n`;
 
 /** Reconciles at start and every interval until stopped (with `--once`: once); a failed pass is logged and tried again next time. */
-async function reconcileEvery(access: PostgresAccessConnector, api: StewardClient, opts: PostgresConnectorOptions, signal: AbortSignal): Promise<void> {
+async function reconcileEvery(access: Pick<PostgresAccessConnector, "reconcile">, api: StewardClient, opts: PostgresConnectorOptions, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     try {
       await access.reconcile(api, signal, { reportOnly: opts.reportOnly === true });
@@ -33,6 +33,29 @@ async function reconcileEvery(access: PostgresAccessConnector, api: StewardClien
     }
     if (opts.once) return;
     await abortableSleep(opts.reconcileInterval * 1000, signal);
+  }
+}
+
+/** Follows the feed while reconciling at start and every interval; with `--once`, one pass that finishes before the command does. */
+async function followWithReconciliation(
+  opts: PostgresConnectorOptions,
+  access: Pick<PostgresAccessConnector, "reconcile">,
+  consumer: Parameters<typeof followFeed>[1],
+): Promise<void> {
+  const apiKey = opts.apiKey ?? process.env.STEWARD_API_KEY;
+  const stopReconciling = new AbortController();
+  const reconciling = apiKey ? reconcileEvery(access, new StewardClient({ baseUrl: opts.url, apiKey }), opts, stopReconciling.signal) : Promise.resolve();
+  const stop = () => stopReconciling.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    await followFeed(opts, consumer);
+    if (opts.once) await reconciling;
+  } finally {
+    stopReconciling.abort();
+    await reconciling;
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
 }
 
@@ -56,21 +79,9 @@ export function registerConnectorCommands(program: Command): void {
       warn: (message, fields) => process.stderr.write(`warning: ${line(message, fields)}`),
       error: (message, fields) => process.stderr.write(`error: ${line(message, fields)}`),
     });
-    const apiKey = opts.apiKey ?? process.env.STEWARD_API_KEY;
-    const stopReconciling = new AbortController();
-    const reconciling = apiKey ? reconcileEvery(access, new StewardClient({ baseUrl: opts.url, apiKey }), opts, stopReconciling.signal) : Promise.resolve();
-    const stop = () => stopReconciling.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
     try {
-      await followFeed(opts, { types: [...HANDLED_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
-      // With --once the pass started with the feed finishes before the command does.
-      if (opts.once) await reconciling;
+      await followWithReconciliation(opts, access, { types: [...HANDLED_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
     } finally {
-      stopReconciling.abort();
-      await reconciling;
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
       await access.close();
     }
   });
@@ -82,7 +93,9 @@ export function registerConnectorCommands(program: Command): void {
         "are activated and deactivated, with the same configuration format and trust model as the PostgreSQL connector (docs/consumers.md).",
     )
     .option("--config <file>", "YAML or JSON: servers (connection and grantable databases per team), ledger, timeouts")
-    .option("--long-poll", "follow Steward with long polling, so a deactivation is acted on within moments");
+    .option("--long-poll", "follow Steward with long polling, so a deactivation is acted on within moments")
+    .option("--reconcile-interval <seconds>", "read back the real privileges at start and then this often", seconds, 60)
+    .option("--report-only", "report drift found by reconciliation without repairing it");
   addFeedOptions(mysqlCommand, { connectorType: "mysql-access", connectorId: "mysql-access" }).action(async (opts: PostgresConnectorOptions) => {
     if (!opts.config) throw new ConfigError("--config <file> is required: it names the servers the connector may use (docs/consumers.md).");
     const access = new MysqlAccessConnector(loadMysqlConfig(opts.config), {
@@ -90,6 +103,6 @@ export function registerConnectorCommands(program: Command): void {
       warn: (message, fields) => process.stderr.write(`warning: ${line(message, fields)}`),
       error: (message, fields) => process.stderr.write(`error: ${line(message, fields)}`),
     });
-    await followFeed(opts, { types: [...MYSQL_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
+    await followWithReconciliation(opts, access, { types: [...MYSQL_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
   });
 }

@@ -5,7 +5,10 @@ import { findPort, portType, productOwner, serverReference, type AccessView, typ
 import { logDetail } from "../postgres/diagnostics.js";
 import { narrowToPlan, Refusal, roleFor, sameTarget, type Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
-import { MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
+import type { Drift } from "../postgres/drift.js";
+import { reconcileOnce } from "../postgres/reconcile.js";
+import { mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
+import { NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
 
 export const MYSQL_EXECUTOR = "steward-mysql-connector";
 export const MYSQL_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
@@ -56,7 +59,71 @@ export class MysqlAccessConnector {
     this.ledger = new MysqlLedger(config.ledger.schema);
   }
 
-  readonly handle = async (event: CloudEvent, context: EventContext): Promise<void> => {
+  readonly handle = (event: CloudEvent, context: EventContext): Promise<void> => this.exclusive(() => this.handleOne(event, context));
+
+  /** Reconciliation as for PostgreSQL (docs/consumers.md); never at the same time as an event is handled. */
+  reconcile(api: StewardClient, signal: AbortSignal, options: { reportOnly?: boolean } = {}): Promise<Drift[]> {
+    return this.exclusive(() =>
+      reconcileOnce(
+        {
+          logger: this.logger,
+          serverMask: (server) => this.config.servers.get(server)?.maskSchema,
+          readCatalog: (server, roles) => this.on(server, signal, (run) => readMysqlCatalog(run, roles)),
+          expected: mysqlPrivileges,
+          revokeExtras: (server, privileges) =>
+            this.on(server, signal, async (run) => {
+              for (const p of privileges) {
+                await run(mysqlRevokeOne(p)).catch((error: { errno?: number }) => {
+                  if (!NO_SUCH_GRANT.has(error.errno ?? 0)) throw error;
+                });
+              }
+            }),
+          regrant: (target) => this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target))),
+          grantStatement: (target) => mysqlGrantStatement(target, this.mask(target)),
+          revokeStatement: (target) => mysqlRevokeStatement(target, this.mask(target)),
+          diagnosticsOf: diagnostics,
+          ledgerEntries: () => this.onLedger(signal, (run) => this.ledger.all(run)),
+          targetOf: (access, reader) => this.targetOf(access, reader, signal),
+          revoke: (accessId, target) => this.revoke(accessId, target, signal),
+          grant: async (accessId, target) => {
+            await this.onLedger(signal, (run) => this.ledger.record(run, accessId, target));
+            await this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target)));
+          },
+          reporter: (accessId) => this.reporter(api, accessId, signal),
+          maskSchema: (target) => this.mask(target),
+          lastReported: this.lastReported,
+        },
+        api,
+        signal,
+        options.reportOnly === true,
+      ),
+    );
+  }
+
+  private readonly lastReported = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** What an access should hold: `undefined` for a port this connector does not serve, else a target or a refusal. */
+  private async targetOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<Target | Refusal | undefined> {
+    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
+    const port = product && findPort(product, access.provider.outputPortId);
+    if (!product || !port || !TYPES.has(portType(port) ?? "")) return undefined;
+    try {
+      const target = decideMysqlTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
+      return narrowToPlan(target, await this.planOf(access, port, api, signal));
+    } catch (error) {
+      if (error instanceof Refusal) return error;
+      throw error;
+    }
+  }
+
+  private async handleOne(event: CloudEvent, context: EventContext): Promise<void> {
     const accessId = event.data?.id;
     if (typeof accessId !== "string") return;
     try {
@@ -67,7 +134,7 @@ export class MysqlAccessConnector {
       if (error instanceof FeedConsumerError && error.retryable) throw error;
       this.logger.error?.("the event could not be handled; going on with the next one", { eventId: event.id, accessId, error: logDetail(error) });
     }
-  };
+  }
 
   private on<T>(server: string, signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
     return withMysql(this.config, server, signal, work);
@@ -84,18 +151,9 @@ export class MysqlAccessConnector {
   private async activate(accessId: string, { api, signal }: EventContext): Promise<void> {
     const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
     if (!access?.info.active) return;
-    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
-    const port = product && findPort(product, access.provider.outputPortId);
-    if (!product || !port || !TYPES.has(portType(port) ?? "")) return;
+    const target = await this.targetOf(access, api, signal);
+    if (target === undefined) return;
     const report = this.reporter(api, accessId, signal);
-    let target: Target | Refusal;
-    try {
-      target = decideMysqlTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
-      target = narrowToPlan(target, await this.planOf(access, port, api, signal));
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      target = error;
-    }
     try {
       const previous = await this.onLedger(signal, (run) => this.ledger.find(run, accessId));
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
@@ -148,7 +206,7 @@ export class MysqlAccessConnector {
     await this.onLedger(signal, (run) => this.ledger.remove(run, accessId));
   }
 
-  private async planOf(access: AccessView, port: PortView, api: StewardClient, signal: AbortSignal) {
+  private async planOf(access: AccessView, port: PortView, api: Pick<StewardClient, "get">, signal: AbortSignal) {
     const contractId = access.provider.dataContractId;
     const contract = typeof contractId === "string" ? await read<Record<string, unknown>>(api, `/api/datacontracts/${encodeURIComponent(contractId)}`, signal) : undefined;
     let described: ReturnType<typeof contractInput> | null = null;
@@ -162,7 +220,7 @@ export class MysqlAccessConnector {
     return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
   }
 
-  private async roleOf(access: AccessView, api: StewardClient, signal: AbortSignal): Promise<string> {
+  private async roleOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<string> {
     const { dataProductId, teamId, userId } = access.consumer;
     if (typeof teamId === "string" && teamId !== "") return roleFor({ team: teamId });
     if (typeof dataProductId === "string" && dataProductId !== "") {
@@ -187,7 +245,7 @@ export class MysqlAccessConnector {
   }
 }
 
-async function read<T>(api: StewardClient, path: string, signal: AbortSignal): Promise<T | undefined> {
+async function read<T>(api: Pick<StewardClient, "get">, path: string, signal: AbortSignal): Promise<T | undefined> {
   try {
     return await api.get<T>(path, { signal });
   } catch (error) {

@@ -117,7 +117,7 @@ export async function mysqlGrant(run: Run, target: Target, maskSchema: string): 
 }
 
 /** "There is no such grant": revoking twice is not an error. */
-const NO_SUCH_GRANT = new Set([1141, 1147]);
+export const NO_SUCH_GRANT = new Set([1141, 1147]);
 
 /** Revokes `target`, drops its masking views, and grants again what other accesses of the role still hold. */
 export async function mysqlRevoke(run: Run, target: Target, remaining: readonly Target[], maskSchema: string): Promise<void> {
@@ -173,6 +173,12 @@ export class MysqlLedger {
   async remove(run: Run, accessId: string): Promise<void> {
     await this.ensure(run);
     await run(`DELETE FROM ${this.table} WHERE access_id = ?`, [accessId]);
+  }
+
+  async all(run: Run): Promise<Array<{ accessId: string; target: Target }>> {
+    await this.ensure(run);
+    const rows = await run(`SELECT access_id, server, role, schema_name, table_name, privileges FROM ${this.table} ORDER BY access_id`);
+    return rows.map((row) => ({ accessId: String(row.access_id), target: toTarget(row) }));
   }
 
   async others(run: Run, accessId: string, target: Target): Promise<Target[]> {

@@ -127,7 +127,9 @@ async function repair(host: ReconcileHost, server: string, drift: Drift[], entri
     if ((d.kind === "ended-access" || d.kind === "replanned") && !done.has(id)) {
       done.add(id);
       await attempt([id], async () => {
-        await host.revoke(id, entryOf.get(id)!);
+        const previous = entryOf.get(id)!;
+        await host.revoke(id, previous);
+        host.logger.info?.("revoked", { accessId: id, server: previous.server, role: previous.role, schema: previous.schema, table: previous.table });
         const target = wanted.get(id);
         if (d.kind === "replanned" && target) await host.grant(id, target);
       });
