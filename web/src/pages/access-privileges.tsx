@@ -71,3 +71,27 @@ export function AccessPrivileges({ id, version }: { id: string; version?: unknow
     </section>
   );
 }
+
+/** A connector's `diagnostics`, as a row of the provisioning facts (a `dl`): its message, and the drift reconciliation found. */
+export function ProvisioningDiagnostics({ diagnostics }: { diagnostics: unknown }) {
+  if (!diagnostics || typeof diagnostics !== "object" || Array.isArray(diagnostics)) return null;
+  const d = diagnostics as { message?: unknown; drift?: unknown };
+  const drift = Array.isArray(d.drift) ? d.drift.filter((x): x is { kind: string; what: string } => !!x && typeof x.kind === "string" && typeof x.what === "string") : [];
+  return (
+    <div>
+      <dt>Diagnostics</dt>
+      <dd>
+        {typeof d.message === "string" && <p>{d.message}</p>}
+        {drift.length > 0 && (
+          <ul aria-label="Drift found by reconciliation">
+            {drift.map((x, i) => (
+              <li key={i}>
+                <Badge tone="warn">{x.kind}</Badge> {x.what}
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+    </div>
+  );
+}

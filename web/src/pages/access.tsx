@@ -9,7 +9,7 @@ import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../u
 import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
 import { DecisionDialog, type Decision } from "./access-decisions.js";
-import { AccessPrivileges } from "./access-privileges.js";
+import { AccessPrivileges, ProvisioningDiagnostics } from "./access-privileges.js";
 
 type View = "inbox" | "mine" | "all";
 
@@ -294,6 +294,7 @@ export function AccessPage({ id }: { id: string }) {
                 </dd>
               </div>
             )}
+            {p.diagnostics !== undefined && <ProvisioningDiagnostics diagnostics={p.diagnostics} />}
             <div>
               <dt>Updated</dt>
               <dd>
