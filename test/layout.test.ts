@@ -24,6 +24,7 @@ const LAYERS: Record<string, string> = {
   "product-formats": "formats",
   "contract-changes": "formats",
   "contract-view": "formats",
+  privileges: "formats",
   events: "events",
   policies: "policies",
   modules: "modules",

@@ -62,6 +62,12 @@ export interface FeedConsumerOptions {
   sleep?: Sleep;
   /** Resolve `run()` at the first empty batch instead of waiting for more: for runs from cron or CI. */
   stopWhenCaughtUp?: boolean;
+  /**
+   * Follow Steward with long polling (`longPolling=true`): an empty batch was held by the server
+   * until it timed out, so the next read follows at once. Steward's own connectors only; the
+   * seed's protocol (short polls, `emptyWaitMs` apart) stays the default. Ignored with `stopWhenCaughtUp`.
+   */
+  longPolling?: boolean;
 }
 
 /**
@@ -82,6 +88,7 @@ export class FeedConsumer {
   readonly #onError: FeedConsumerOptions["onError"];
   readonly #sleep: Sleep;
   readonly #stopWhenCaughtUp: boolean;
+  readonly #longPolling: boolean;
   #position: string | undefined;
   #running = false;
 
@@ -99,6 +106,7 @@ export class FeedConsumer {
     this.#onError = options.onError;
     this.#sleep = options.sleep ?? abortableSleep;
     this.#stopWhenCaughtUp = options.stopWhenCaughtUp ?? false;
+    this.#longPolling = options.longPolling === true && !this.#stopWhenCaughtUp;
   }
 
   /** Id of the last event processed (or loaded from the store), if any. */
@@ -127,7 +135,7 @@ export class FeedConsumer {
         this.#logger.debug?.("read a batch", { events: batch.length, lastEventId: this.#position ?? null });
         if (batch.length === 0) {
           if (this.#stopWhenCaughtUp) return;
-          await this.#sleep(this.#emptyWaitMs, this.#signal);
+          if (!this.#longPolling) await this.#sleep(this.#emptyWaitMs, this.#signal);
           continue;
         }
         for (const event of batch) {
@@ -145,7 +153,7 @@ export class FeedConsumer {
   }
 
   async #readBatch(): Promise<CloudEvent[]> {
-    const query = new URLSearchParams({ longPolling: "false" });
+    const query = new URLSearchParams({ longPolling: String(this.#longPolling) });
     if (this.#position !== undefined) query.set("lastEventId", this.#position);
     const path = `/api/events?${query}`;
     const batch = await this.client.get<unknown>(path, { signal: this.#signal });

@@ -9,7 +9,8 @@ import { findOutputPort } from "../../product-formats/ports.js";
 export interface AccessView {
   id: string;
   info: { active?: boolean };
-  provider: { dataProductId: string; outputPortId: string; teamId?: string | null };
+  provider: { dataProductId: string; outputPortId: string; teamId?: string | null; dataContractId?: string };
+  roles?: unknown;
   consumer: { dataProductId?: string; teamId?: string; userId?: string };
   provisioning?: { status?: string } | null;
 }

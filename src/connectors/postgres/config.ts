@@ -40,6 +40,8 @@ const ServerSchema = Type.Object(
   {
     connection: ConnectionSchema,
     grantable: Type.Optional(Type.Array(GrantableSchema, { maxItems: 10_000 })),
+    /** The schema the connector owns for masking views (created when first needed). */
+    maskSchema: Type.Optional(Name),
   },
   { additionalProperties: false },
 );
@@ -75,6 +77,7 @@ export interface ServerConfig {
   name: string;
   connection: { host: string; port: number; database: string; user: string; password?: string; ssl?: boolean };
   grantable: Grantable[];
+  maskSchema: string;
 }
 
 export interface Timeouts {
@@ -91,6 +94,7 @@ export interface ConnectorConfig {
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, statementMs: 30_000, lockMs: 5_000 };
 export const DEFAULT_LEDGER_SCHEMA = "steward_connector";
+export const DEFAULT_MASK_SCHEMA = "steward_masked";
 
 /** `$.servers["db.internal"].connection.port`-style paths, so an error names the member. */
 function memberPath(pointer: string): string {
@@ -117,6 +121,7 @@ export function parseConnectorConfig(raw: unknown, env: Record<string, string | 
       name,
       connection: { ...connection, port: port ?? 5432, password: passwordEnv !== undefined ? env[passwordEnv] : password },
       grantable: server.grantable ?? [],
+      maskSchema: server.maskSchema ?? DEFAULT_MASK_SCHEMA,
     });
   }
   if (!servers.has(config.ledger.server)) {

@@ -1,17 +1,22 @@
 import pg from "pg";
 import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
-import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView } from "./catalog.js";
+import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView } from "./catalog.js";
 import type { ConnectorConfig } from "./config.js";
-import { Connections, Unreachable } from "./connections.js";
+import { Connections, inTransaction, Unreachable } from "./connections.js";
+import { readCatalog, revokeOne } from "./catalog-read.js";
 import { diagnosticsOf, logDetail } from "./diagnostics.js";
 import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
 import { Ledger } from "./ledger.js";
-import { decideTarget, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
+import type { Drift } from "./drift.js";
+import { reconcileOnce } from "./reconcile.js";
+import { decideTarget, narrowToPlan, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
+import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
+import { planPrivileges, type PrivilegesPlan } from "../../privileges/plan.js";
 
 export const EXECUTOR = "steward-postgres-connector";
 export const HANDLED_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
 
-type Report = (transition: string, body?: Record<string, unknown>) => Promise<void>;
+export type Report = (transition: string, body?: Record<string, unknown>) => Promise<void>;
 
 /**
  * Grants and revokes PostgreSQL privileges for accesses to output ports of type `postgres`, on
@@ -32,7 +37,57 @@ export class PostgresAccessConnector {
   }
 
   /** The FeedConsumer handler. */
-  readonly handle = async (event: CloudEvent, context: EventContext): Promise<void> => {
+  readonly handle = (event: CloudEvent, context: EventContext): Promise<void> => this.exclusive(() => this.handleOne(event, context));
+
+  /**
+   * Reads back what the managed roles hold, compares it with the ledger and the accesses active
+   * now, reports the drift and (unless `reportOnly`) repairs it (docs/consumers.md, "Reconciliation").
+   * Never at the same time as an event is handled.
+   */
+  reconcile(api: StewardClient, signal: AbortSignal, options: { reportOnly?: boolean } = {}): Promise<Drift[]> {
+    return this.exclusive(() =>
+      reconcileOnce(
+        {
+          logger: this.logger,
+          serverMask: (server) => this.config.servers.get(server)?.maskSchema,
+          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => readCatalog(c, roles, schemas, maskSchema)),
+          revokeExtras: (server, privileges) =>
+            this.connections.with(server, signal, (c) =>
+              inTransaction(c, async () => {
+                for (const p of privileges) await c.query(revokeOne(p));
+              }),
+            ),
+          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))),
+          grantStatement: (target) => grantStatement(target, this.maskSchema(target)),
+          revokeStatement: (target) => revokeStatement(target),
+          diagnosticsOf,
+          ledgerEntries: () => this.withLedger(signal, (c) => this.ledger.all(c)),
+          targetOf: (access, reader) => this.targetOf(access, reader, signal),
+          revoke: (accessId, target) => this.revoke(accessId, target, signal),
+          grant: (accessId, target) => this.grant(accessId, target, signal),
+          reporter: (accessId) => this.reporter(api, accessId, signal),
+          maskSchema: (target) => this.maskSchema(target),
+          lastReported: this.lastReported,
+        },
+        api,
+        signal,
+        options.reportOnly === true,
+      ),
+    );
+  }
+
+  /** What each access was last reported for by reconciliation, so unchanged drift is not reported again and again. */
+  private readonly lastReported = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs one piece of work after the one before it, so a reconcile never sees an event half-applied. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async handleOne(event: CloudEvent, context: EventContext): Promise<void> {
     const accessId = event.data?.id;
     if (typeof accessId !== "string") return;
     try {
@@ -44,7 +99,7 @@ export class PostgresAccessConnector {
       if (error instanceof FeedConsumerError && error.retryable) throw error;
       this.logger.error?.("the event could not be handled; going on with the next one", { eventId: event.id, accessId, error: logDetail(error) });
     }
-  };
+  }
 
   /** Nothing stays open between events; kept so callers need not know that. */
   async close(): Promise<void> {}
@@ -52,24 +107,15 @@ export class PostgresAccessConnector {
   private async activate(accessId: string, { api, signal }: EventContext): Promise<void> {
     const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
     if (!access?.info.active) return; // ended or deleted since: nothing to grant
-    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
-    const port = product && findPort(product, access.provider.outputPortId);
-    if (!product || !port || portType(port) !== "postgres") return; // not a port this connector serves
+    const target = await this.targetOf(access, api, signal);
+    if (target === undefined) return; // not a port this connector serves
     const report = this.reporter(api, accessId, signal);
-
-    let target: Target | Refusal;
-    try {
-      target = decideTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      target = error;
-    }
     try {
       const previous = await this.withLedger(signal, (c) => this.ledger.find(c, accessId));
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
         // A replay of what is done already: make sure the privilege is there, report nothing
         // (the access is provisioned; a failure to re-check it is the operator's business).
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target)).catch((error: unknown) => {
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))).catch((error: unknown) => {
           if (signal.aborted) throw error;
           this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
         });
@@ -79,16 +125,9 @@ export class PostgresAccessConnector {
       if (previous) await this.revoke(accessId, previous, signal);
       if (target instanceof Refusal) throw target;
       await report("provisioning-started");
-      await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
-      try {
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target));
-      } catch (error) {
-        // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
-        if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
-        throw error;
-      }
+      await this.grant(accessId, target, signal);
       this.logger.info?.("granted", { accessId, server: target.server, role: target.role, schema: target.schema, table: target.table });
-      await report("provisioning-succeeded", { reference: grantStatement(target) });
+      await report("provisioning-succeeded", { reference: grantStatement(target, this.maskSchema(target)) });
     } catch (error) {
       if (signal.aborted || error instanceof FeedConsumerError) throw error;
       this.logger.warn?.("provisioning failed", { accessId, error: logDetail(error) });
@@ -117,18 +156,47 @@ export class PostgresAccessConnector {
     await report("deprovisioning-succeeded", { reference: revokeStatement(previous) });
   }
 
+  /**
+   * What an access should hold: `undefined` for a port this connector does not serve, a
+   * {@link Refusal} for one it may not grant, else the trusted target narrowed to the access's plan.
+   */
+  private async targetOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<Target | Refusal | undefined> {
+    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
+    const port = product && findPort(product, access.provider.outputPortId);
+    if (!product || !port || portType(port) !== "postgres") return undefined;
+    try {
+      const target = decideTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
+      return narrowToPlan(target, await this.planOf(access, port, api, signal));
+    } catch (error) {
+      if (error instanceof Refusal) return error;
+      throw error;
+    }
+  }
+
+  /** Records the intent in the ledger, then grants; a grant that certainly did not happen is forgotten again. */
+  private async grant(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
+    await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
+    try {
+      await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target)));
+    } catch (error) {
+      // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
+      if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
+      throw error;
+    }
+  }
+
   /** Revokes one ledger entry where it was granted, keeping what other accesses of the role still hold. */
   private async revoke(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
     if (!this.config.servers.has(target.server)) {
       throw new Refusal(`The server '${target.server}' this access was granted on is no longer in the connector's configuration; the grant stays recorded until it is.`);
     }
     const remaining = await this.withLedger(signal, (c) => this.ledger.others(c, accessId, target));
-    await this.connections.with(target.server, signal, (c) => applyRevoke(c, target, remaining));
+    await this.connections.with(target.server, signal, (c) => applyRevoke(c, target, remaining, this.maskSchema(target)));
     await this.withLedger(signal, (c) => this.ledger.remove(c, accessId));
   }
 
   /** The consumer's role, by the connector's scheme only: a team's, a consuming product's owner team's, or a user's. */
-  private async roleOf(access: AccessView, api: StewardClient, signal: AbortSignal): Promise<string> {
+  private async roleOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<string> {
     const { dataProductId, teamId, userId } = access.consumer;
     if (typeof teamId === "string" && teamId !== "") return roleFor({ team: teamId });
     if (typeof dataProductId === "string" && dataProductId !== "") {
@@ -139,6 +207,28 @@ export class PostgresAccessConnector {
     }
     if (typeof userId === "string" && userId !== "") return roleFor({ user: userId });
     throw new Refusal("The access names no consumer.");
+  }
+
+  /**
+   * The access's privileges plan, made here by the same planner the server answers with, from the
+   * port just read and the current text of the contract the access was requested under.
+   */
+  private async planOf(access: AccessView, port: PortView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<PrivilegesPlan> {
+    const contractId = access.provider.dataContractId;
+    const contract = typeof contractId === "string" ? await read<Record<string, unknown>>(api, `/api/datacontracts/${encodeURIComponent(contractId)}`, signal) : undefined;
+    let described: ReturnType<typeof contractInput> | null = null;
+    if (contract && typeof contractId === "string") {
+      try {
+        described = contractInput(contractId, contract);
+      } catch {
+        throw new Refusal(`The data contract '${contractId}' could not be read into columns, so no column-level grant could be planned.`);
+      }
+    }
+    return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
+  }
+
+  private maskSchema(target: Target): string {
+    return this.config.servers.get(target.server)?.maskSchema ?? "steward_masked";
   }
 
   private withLedger<T>(signal: AbortSignal, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -158,7 +248,7 @@ export class PostgresAccessConnector {
   }
 }
 
-async function read<T>(api: StewardClient, path: string, signal: AbortSignal): Promise<T | undefined> {
+async function read<T>(api: Pick<StewardClient, "get">, path: string, signal: AbortSignal): Promise<T | undefined> {
   try {
     return await api.get<T>(path, { signal });
   } catch (error) {

@@ -1,12 +1,23 @@
 import { createHash } from "node:crypto";
 import type { ConnectorConfig, Grantable } from "./config.js";
 import type { ServerReference } from "./catalog.js";
+import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 /**
  * The trust decisions of the connector (PRODUCT.md §7): the catalog picks *who* and *which port*,
  * the operator's configuration alone decides *where* and *on what*, and role names come from a
  * fixed scheme. Pure functions, so every rule is tested without a database.
  */
+
+/**
+ * What the privileges plan grants on one table: its whole table (`columns: null`) or some of its
+ * columns, and the columns read through a masking view.
+ */
+export interface TableGrant {
+  table: string;
+  columns: string[] | null;
+  masked: string[];
+}
 
 /** What one access is granted: SELECT on one table, or on every table of a schema, of a configured server. */
 export interface Target {
@@ -16,6 +27,11 @@ export interface Target {
   /** `null`: every table of the schema. */
   table: string | null;
   role: string;
+  /**
+   * Absent: SELECT on the object, whole (no plan narrows it). Present: exactly these tables and
+   * columns of the schema, as the access's privileges plan says (docs/consumers.md).
+   */
+  grants?: TableGrant[];
 }
 
 /** Why the connector will not act on a port; its message is reported on the access. */
@@ -81,5 +97,26 @@ export function decideTarget(config: ConnectorConfig, owner: string | undefined,
 }
 
 export function sameTarget(a: Target, b: Target): boolean {
-  return a.server === b.server && a.schema === b.schema && a.table === b.table && a.role === b.role;
+  return a.server === b.server && a.schema === b.schema && a.table === b.table && a.role === b.role && JSON.stringify(a.grants ?? null) === JSON.stringify(b.grants ?? null);
+}
+
+/**
+ * Narrows a trusted target to what the access's privileges plan allows. The plan's objects come
+ * from the same port the target was decided from; any object outside the target's schema (or,
+ * for a table port, outside its table) is ignored, so a plan can never widen a grant.
+ */
+export function narrowToPlan(target: Target, plan: PrivilegesPlan): Target {
+  const objects = plan.objects.filter((o) => o.server === target.server && o.schema === target.schema && (target.table === null || o.table === target.table));
+  if (objects.length === 1 && objects[0]!.scope === "schema" && target.table === null) return target;
+  const grants: TableGrant[] = [];
+  for (const o of objects) {
+    if (o.table === null || o.scope === "none" || o.scope === "schema") continue;
+    const granted = o.columns.filter((c) => c.decision === "granted").map((c) => c.name);
+    const masked = o.columns.filter((c) => c.decision === "masked").map((c) => c.name);
+    grants.push({ table: o.table, columns: o.scope === "table" ? null : granted, masked: o.scope === "table" ? [] : masked });
+  }
+  // A table port whose every column is granted is the plain grant of today.
+  if (target.table !== null && grants.length === 1 && grants[0]!.columns === null) return target;
+  if (grants.length === 0) throw new Refusal("The access's privileges plan allows no column of this output port, so nothing was granted.");
+  return { ...target, grants };
 }

@@ -23,6 +23,7 @@ import {
 } from "./shapes.js";
 import type { AccessService } from "./service.js";
 import { accessJson } from "./documents.js";
+import { PrivilegesPlanSchema } from "./privileges.js";
 import { ConditionalHeaders, preconditions } from "../shared/document-routes.js";
 import { etagOfJson, tagListMatches } from "../shared/document-service.js";
 
@@ -162,6 +163,21 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
       const rows = await access.history(principalOf(request), request.params.id, offset, size + 1);
       return sendPage(request, reply, rows, size, page);
     },
+  );
+
+  app.get(
+    "/api/access/:id/privileges",
+    {
+      schema: {
+        tags,
+        summary: "Read what an access allows",
+        description:
+          "The privileges plan: per object of the output port (server, schema, table) the columns granted, masked or withheld, each with its reason — the roles the access names and the columns' classification under the default order public < internal < confidential < restricted, capped by the port's maxClassification custom property. Deterministic: the same access, port and contract give the same bytes.",
+        params: IdParams,
+        response: { 200: PrivilegesPlanSchema, ...errors(404, 422) },
+      },
+    },
+    async (request: WithId) => access.privileges(principalOf(request), request.params.id),
   );
 
   app.post(

@@ -16,6 +16,8 @@ import { approvalRepository } from "./approvals.js";
 import type { AccessGates } from "./policy-gates.js";
 import { approveUnderPolicies } from "./approval-flow.js";
 import { syncActive } from "./activity.js";
+import { planOfAccess } from "./privileges.js";
+import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
 
@@ -116,6 +118,11 @@ export class AccessService {
       comment: r.comment,
       data: JSON.parse(r.data) as Record<string, unknown>,
     }));
+  }
+
+  /** What the access allows, per object and column (docs/consumers.md); readable by whoever may read the access. */
+  async privileges(p: Principal, id: string): Promise<PrivilegesPlan> {
+    return planOfAccess(this.database.db, await this.find(p.organizationId, id));
   }
 
   /**

@@ -41,6 +41,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "PUT /api/access/{id}": "addAccess",
   "DELETE /api/access/{id}": "deleteAccess",
   "GET /api/access/{id}/history": "getAccessHistory",
+  "GET /api/access/{id}/privileges": "getAccessPrivileges",
   "POST /api/access/{id}/approve": "approveAccess",
   "POST /api/access/{id}/reject": "rejectAcess",
   "POST /api/access/{id}/cancel": "cancelAccess",

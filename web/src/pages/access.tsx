@@ -10,6 +10,7 @@ import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../u
 import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
 import { DecisionDialog, type Decision } from "./access-decisions.js";
+import { AccessPrivileges, ProvisioningDiagnostics } from "./access-privileges.js";
 
 type View = "inbox" | "mine" | "all";
 
@@ -263,6 +264,7 @@ export function AccessPage({ id }: { id: string }) {
         )}
       </dl>
       <AccessPolicies id={a.id!} version={access.data} />
+      <AccessPrivileges id={a.id} version={access.data} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <ErrorBox error={history.error} title="The history could not be read" />
@@ -318,6 +320,7 @@ export function AccessPage({ id }: { id: string }) {
                 </dd>
               </div>
             )}
+            {p.diagnostics !== undefined && <ProvisioningDiagnostics diagnostics={p.diagnostics} />}
             <div>
               <dt>Updated</dt>
               <dd>

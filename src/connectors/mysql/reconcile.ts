@@ -1,0 +1,61 @@
+/**
+ * What reconciliation reads and changes on MariaDB/MySQL (docs/consumers.md, "Reconciliation"):
+ * one statement over `mysql.user`, `mysql.db`, `mysql.tables_priv` and `mysql.columns_priv` for
+ * the roles the ledger names, the privileges a recorded grant means there, and the statement that
+ * takes one privilege added by hand away again.
+ */
+import type { CatalogState, Privilege } from "../postgres/drift.js";
+import { maskViewName } from "../postgres/grants.js";
+import type { Target } from "../postgres/trust.js";
+import { q, type Run } from "./sql.js";
+
+const DB_PRIVILEGES = ["Select", "Insert", "Update", "Delete", "Create", "Drop", "Alter", "Index", "Create_view", "Show_view", "Trigger", "References", "Lock_tables"];
+
+export async function readMysqlCatalog(run: Run, roles: readonly string[]): Promise<CatalogState> {
+  const privileges: Privilege[] = [];
+  const found = new Set<string>();
+  if (roles.length > 0) {
+    const flags = DB_PRIVILEGES.map((p) => `IF(${p}_priv = 'Y', '${p.replace("_", " ")}', NULL)`).join(", ");
+    const rows = await run(
+      `SELECT 'role' AS kind, User AS role, NULL AS db, NULL AS tbl, NULL AS col, NULL AS privs FROM mysql.user WHERE User IN (?)
+       UNION ALL SELECT 'schema', User, Db, NULL, NULL, CONCAT_WS(',', ${flags}) FROM mysql.db WHERE User IN (?)
+       UNION ALL SELECT 'table', User, Db, Table_name, NULL, Table_priv FROM mysql.tables_priv WHERE User IN (?)
+       UNION ALL SELECT 'column', User, Db, Table_name, Column_name, Column_priv FROM mysql.columns_priv WHERE User IN (?)`,
+      [roles, roles, roles, roles],
+    );
+    for (const row of rows) {
+      const role = String(row.role);
+      if (row.kind === "role") {
+        found.add(role);
+        continue;
+      }
+      for (const name of String(row.privs ?? "").split(",").filter(Boolean)) {
+        const p: Privilege = { role, on: row.kind as Privilege["on"], schema: String(row.db), privilege: name.toUpperCase() };
+        if (row.tbl !== null) p.table = String(row.tbl);
+        if (row.col !== null) p.column = String(row.col);
+        privileges.push(p);
+      }
+    }
+  }
+  return { roles: found, privileges, tables: new Map(), changedViews: new Set() };
+}
+
+/** What a target makes its role hold on MySQL: no schema USAGE there, and a database grant covers tables made later. */
+export function mysqlPrivileges(target: Target, _tablesOf: (schema: string) => readonly string[], maskSchema: string): Privilege[] {
+  const { role, schema } = target;
+  if (!target.grants) return [target.table === null ? { role, on: "schema", schema, privilege: "SELECT" } : { role, on: "table", schema, table: target.table, privilege: "SELECT" }];
+  return target.grants.flatMap((g): Privilege[] => [
+    ...(g.columns === null
+      ? [{ role, on: "table", schema, table: g.table, privilege: "SELECT" } as Privilege]
+      : g.columns.map((column): Privilege => ({ role, on: "column", schema, table: g.table, column, privilege: "SELECT" }))),
+    ...(g.masked.length > 0 ? [{ role, on: "table", schema: maskSchema, table: maskViewName(role, schema, g.table), privilege: "SELECT" } as Privilege] : []),
+  ]);
+}
+
+export function mysqlRevokeOne(p: Privilege): string {
+  if (!/^[A-Z ]+$/.test(p.privilege)) throw new Error(`unexpected privilege name ${JSON.stringify(p.privilege)}`);
+  if (p.on === "schema") return `REVOKE ${p.privilege} ON ${q(p.schema)}.* FROM ${q(p.role)}`;
+  const table = `${q(p.schema)}.${q(p.table!)}`;
+  if (p.on === "table") return `REVOKE ${p.privilege} ON ${table} FROM ${q(p.role)}`;
+  return `REVOKE ${p.privilege} (${q(p.column!)}) ON ${table} FROM ${q(p.role)}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Reads the documents a plan is made from — the access, its output port and the data contract —
+ * into the plan's inputs. Shared by the server and the connectors, so both plan from the same
+ * reading. Every value read here is a document author's text: it only ever narrows a grant.
+ */
+import { contractModels } from "../contract-formats/models.js";
+import type { ContractDocument } from "../contract-formats/types.js";
+import type { ContractRole, PlanInput, PlanTable } from "./plan.js";
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** A custom property, as ODCS/ODPS list them (`[{property, value}]`) or as a plain object. */
+export function customProperty(holder: unknown, property: string): string | undefined {
+  if (!isRecord(holder)) return undefined;
+  const custom = holder.customProperties;
+  if (Array.isArray(custom)) return text(custom.find((p): p is Json => isRecord(p) && p.property === property)?.value);
+  return isRecord(custom) ? text(custom[property]) : undefined;
+}
+
+/** The port's members a plan reads: its server (`host` names a connector's configured server), and its ceilings. */
+export function portInput(port: Json): PlanInput["port"] {
+  const server = isRecord(port.server) ? port.server : undefined;
+  const out: PlanInput["port"] = {};
+  const set = (key: keyof PlanInput["port"], value: string | undefined) => {
+    if (value !== undefined) out[key] = value;
+  };
+  set("server", text(server?.host));
+  set("schema", text(server?.schema));
+  set("table", text(server?.table));
+  set("maxClassification", customProperty(port, "maxClassification"));
+  set("maskClassification", customProperty(port, "maskClassification"));
+  return out;
+}
+
+/** The contract's roles (ODCS `roles`) with their ceilings, and its models' top-level columns as tables. */
+export function contractInput(id: string, doc: ContractDocument): NonNullable<PlanInput["contract"]> {
+  const roles: ContractRole[] = (Array.isArray(doc.roles) ? doc.roles : []).filter(isRecord).flatMap((r) => {
+    const role = text(r.role);
+    if (role === undefined) return [];
+    const out: ContractRole = { role };
+    if (text(r.access) !== undefined) out.access = text(r.access);
+    const max = customProperty(r, "maxClassification");
+    const mask = customProperty(r, "maskClassification");
+    if (max !== undefined) out.maxClassification = max;
+    if (mask !== undefined) out.maskClassification = mask;
+    return [out];
+  });
+  const tables: PlanTable[] = contractModels(doc).flatMap((group) =>
+    group.models.map((model) => ({
+      name: model.name,
+      columns: model.fields.map((f) => (f.classification === undefined ? { name: f.name } : { name: f.name, classification: f.classification })),
+    })),
+  );
+  const version = text(doc.version) ?? (isRecord(doc.info) ? text(doc.info.version) : undefined);
+  return version === undefined ? { id, roles, tables } : { id, version, roles, tables };
+}
+
+/** The roles an access names (`roles`), as text. */
+export function accessRoles(access: Json): string[] {
+  return Array.isArray(access.roles) ? access.roles.filter((r): r is string => typeof r === "string") : [];
+}
