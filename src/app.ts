@@ -35,6 +35,9 @@ import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
 import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./webapp/page-paths.js";
+import { refuseBeforeBody } from "./policies/before-body.js";
+import { asOwner } from "./workers/shares.js";
+import { configureWorkers } from "./workers/pool.js";
 
 export const VERSION = "0.1.0";
 
@@ -144,6 +147,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   app.removeContentTypeParser("text/plain");
   registerJsonBodies(app);
   registerYamlBodies(app, limits.schemaParseTimeoutMs);
+  configureWorkers({ perOrganization: limits.workerQueuePerOrganization });
 
   app.addHook("onRoute", applyOperationId);
   app.addSchema(ProblemSchema);
@@ -197,6 +201,12 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       if (!principal) throw unauthorized();
       request.principal = principal;
     });
+    // Decided from the key and the operation, before any body is parsed (src/policies/before-body.ts).
+    api.addHook("onRequest", async (request) => {
+      if (request.principal) refuseBeforeBody(request.principal, request.method, (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId);
+    });
+    // Work on the worker threads waits in its organization's line (src/workers/shares.ts).
+    api.addHook("preHandler", (request, _reply, done) => (request.principal ? asOwner(request.principal.organizationId, () => done()) : done()));
     memberRoutes(api, services.people);
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);

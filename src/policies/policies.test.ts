@@ -49,3 +49,13 @@ describe("policies by scope", () => {
     expect(sidesOf(team, { consumerTeamId: "sales", providerTeamId: null })).toEqual(new Set(["consumer"]));
   });
 });
+
+describe("refusals before the body is read", () => {
+  it("refuses a read-only key every change, and only changes", async () => {
+    const { refuseBeforeBody } = await import("./before-body.js");
+    for (const method of ["PUT", "POST", "DELETE", "PATCH"]) expect(() => refuseBeforeBody(readOnly, method, "addDataContract")).toThrow(/read-only key/);
+    for (const method of ["GET", "HEAD", "OPTIONS"]) expect(() => refuseBeforeBody(readOnly, method, "getDataContract")).not.toThrow();
+    for (const operation of ["previewDataContractChanges", "validateSchema"]) expect(() => refuseBeforeBody(readOnly, "POST", operation)).not.toThrow();
+    for (const p of [org, team]) expect(() => refuseBeforeBody(p, "PUT", "addDataContract")).not.toThrow();
+  });
+});

@@ -7,13 +7,19 @@ import type { FastifyRequest } from "fastify";
 import { Problem, type FieldViolation } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
-import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
+import { runOffThread, WorkerTimedOut } from "../../workers/pool.js";
 import { bodyText } from "./json-body.js";
 import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
 
-/** Members and items up to which a document is written as YAML in place (about `IN_PLACE_BYTES`). */
+/**
+ * YAML bodies up to this size are parsed on the main thread, bigger ones on a worker thread: a
+ * few kilobytes of YAML take milliseconds, 64 KB of many keys took a loaded server seconds.
+ */
+export const YAML_IN_PLACE_BYTES = 4 * 1024;
+
+/** Members and items up to which a document is written as YAML in place (some tens of kilobytes). */
 const IN_PLACE_NODES = 4_000;
 
 declare module "fastify" {
@@ -39,15 +45,17 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     }
     const text = bodyText(request, body as Buffer);
     if (text === null) return null;
-    if (text.length <= IN_PLACE_BYTES) {
+    // Parsing YAML costs far more per byte than JSON: only small bodies are parsed in place.
+    if (text.length <= YAML_IN_PLACE_BYTES) {
       const { value, source } = readYaml(text);
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
       return value;
     }
-    const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs), `Parsing the ${text.length}-character YAML body`, 413);
+    const owner = request.principal?.organizationId ?? "";
+    const parsed = await timedOutAs(runOffThread("parseYaml", text, timeoutMs, owner), `Parsing the ${text.length}-character YAML body`, 413);
     if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
-    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
+    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs, owner));
     return parsed.value;
   });
 }
