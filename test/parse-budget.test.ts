@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOffThread } from "../src/workers/pool.js";
 import { DATABASES } from "./helpers/databases.js";
 import { request, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -98,5 +99,48 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
     const refused = await t.api("PUT", "/api/teams/sales", { name: "Renamed" }, { key: readOnlyKey });
     expect(refused.status).toBe(403);
     expect((await t.api("GET", "/api/teams/sales")).body.name).toBe("Sales");
+  });
+
+  it("shares the worker threads per organization: one organization's flood queues or gets 429 for itself, another's write goes first", async () => {
+    const other = await t.createOrganization("Other");
+    expect((await request(t.url, "PUT", "/api/teams/ops", { name: "Ops" }, { key: other.key })).status).toBe(200);
+    const text = manyKeys(6_500);
+    expect(text.length).toBeGreaterThan(70_000);
+    const finished: string[] = [];
+    const flood = Array.from({ length: 20 }, (_, i) =>
+      t.api("PUT", `/api/teams/flood-${i}`, undefined, { contentType: "application/yaml", raw: text }).then((res) => {
+        finished.push(`flood ${res.status}`);
+        return res;
+      }),
+    );
+    // The flood is queued (or refused) before the other organization writes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const team = ["name: Ops", "description: Operations", "custom:", ...Array.from({ length: 400 }, (_, i) => `  k${i}: v${i}`)].join("\n") + "\n";
+    expect(team.length).toBeGreaterThan(4096);
+    const write = await request(t.url, "PUT", "/api/teams/ops", undefined, { key: other.key, contentType: "application/yaml", raw: team });
+    finished.push("other");
+    expect(write.status, write.text.slice(0, 300)).toBe(200);
+    const statuses = (await Promise.all(flood)).map((res) => res.status);
+    for (const status of statuses) expect([422, 429]).toContain(status);
+    expect(statuses.filter((status) => status === 429).length, "the flood past its share is refused").toBeGreaterThan(0);
+    // The other organization waited for at most what was running when it came, not for the flood's queue.
+    const parsedAfter = finished.slice(finished.indexOf("other") + 1).filter((f) => f === "flood 422").length;
+    expect(parsedAfter, finished.join(", ")).toBeGreaterThanOrEqual(3);
+  });
+
+  it("counts a big specification parsed by a handler against its organization's share", async () => {
+    const other = await t.createOrganization("Third");
+    // The server runs in this process: fill this organization's share with work of our own.
+    const filler = manyKeys(6_500);
+    const fill = Array.from({ length: 40 }, () => runOffThread("parseYaml", filler, 60_000, t.organizationId).catch(() => undefined));
+    const columns = Array.from({ length: 3_000 }, (_, i) => `      - name: column_${i}`).join("\n");
+    const spec = { type: "dbt", specification: `version: 2\nmodels:\n  - name: wide\n    columns:\n${columns}\n` };
+    expect(spec.specification.length).toBeGreaterThan(64 * 1024);
+    const mine = await t.api("POST", "/api/schemas/validate", spec);
+    const theirs = await request(t.url, "POST", "/api/schemas/validate", spec, { key: other.key });
+    await Promise.all(fill);
+    expect(mine.status, mine.text.slice(0, 200)).toBe(429);
+    expect(mine.body.detail).toMatch(/WORKER_QUEUE_PER_ORGANIZATION/);
+    expect(theirs.status, theirs.text.slice(0, 200)).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Fair shares of the worker threads (docs/security.md, "Resource limits"): work waits in one
  * queue per owner (an organization), and a thread that comes free takes the next piece of work
- * from the owners in turn. One organization's flood therefore waits behind itself: another
+ * of the waiting owner served longest ago. One organization's flood therefore waits behind itself: another
  * organization's work waits at most for the pieces already running and one piece per other
  * owner that is waiting too. Each owner may hold `perOwner` pieces, running and waiting; past
  * that, or past `total` for everyone, it is refused — except an owner that holds nothing yet,
@@ -37,8 +37,11 @@ export class FairQueue {
   private running = 0;
   private held = 0;
   private readonly holding = new Map<string, number>();
-  /** Waiting work by owner; the map's order is the turn order. */
+  /** Waiting work by owner. */
   private readonly waiting = new Map<string, Waiter[]>();
+  /** When each owner holding work was last given a slot: the owner served longest ago goes next. */
+  private readonly served = new Map<string, number>();
+  private tick = 0;
 
   constructor(
     private readonly slots: number,
@@ -67,11 +70,15 @@ export class FairQueue {
       released = true;
       const left = this.heldBy(owner) - 1;
       if (left > 0) this.holding.set(owner, left);
-      else this.holding.delete(owner);
+      else {
+        this.holding.delete(owner);
+        this.served.delete(owner);
+      }
       this.held--;
     };
     if (this.running < this.slots && this.waiting.size === 0) {
       this.running++;
+      this.served.set(owner, ++this.tick);
       return this.done(release);
     }
     try {
@@ -114,16 +121,19 @@ export class FairQueue {
     };
   }
 
-  /** Hands a free slot to the first owner in turn, who then goes to the back of the turn order. */
+  /** Hands a free slot to the waiting owner that was served longest ago. */
   private next(): void {
     if (this.running >= this.slots) return;
-    for (const [owner, queue] of this.waiting) {
-      const waiter = queue.shift()!;
-      this.waiting.delete(owner);
-      if (queue.length > 0) this.waiting.set(owner, queue);
-      this.running++;
-      waiter.resolve();
-      return;
+    let chosen: string | undefined;
+    for (const owner of this.waiting.keys()) {
+      if (chosen === undefined || (this.served.get(owner) ?? 0) < (this.served.get(chosen) ?? 0)) chosen = owner;
     }
+    if (chosen === undefined) return;
+    const queue = this.waiting.get(chosen)!;
+    const waiter = queue.shift()!;
+    if (queue.length === 0) this.waiting.delete(chosen);
+    this.running++;
+    this.served.set(chosen, ++this.tick);
+    waiter.resolve();
   }
 }
