@@ -36,6 +36,7 @@ import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.
 import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./webapp/page-paths.js";
 import { refuseBeforeBody } from "./policies/before-body.js";
+import { ConnectionGuard } from "./platform/http/connections.js";
 import { asOwner } from "./workers/shares.js";
 import { configureWorkers } from "./workers/pool.js";
 
@@ -133,6 +134,14 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, "request");
   });
   app.server.maxConnections = limits.connections;
+  // Connections per client address, idle ones without a key, and repeated 401s (src/platform/http/connections.ts).
+  const connections = new ConnectionGuard(limits.connectionsPerClient, limits.unauthenticatedIdleMs);
+  connections.attach(app.server);
+  app.addHook("onSend", async (request, reply) => {
+    if (reply.statusCode === 401 && connections.unauthorized(request.raw.socket)) reply.header("connection", "close");
+    // Tells keep-alive clients when a connection without a key will be closed, so they do not reuse it just then.
+    else if (!request.principal) reply.header("keep-alive", `timeout=${Math.max(1, Math.floor(limits.unauthenticatedIdleMs / 1000))}`);
+  });
   // Routes that need no key read only small bodies: a stranger's megabytes are not parsed.
   app.addHook("onRoute", (route) => {
     if (route.url.startsWith("/auth/") && route.bodyLimit === undefined) route.bodyLimit = limits.authBodyBytes;
@@ -203,6 +212,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     });
     // Decided from the key and the operation, before any body is parsed (src/policies/before-body.ts).
     api.addHook("onRequest", async (request) => {
+      if (request.principal) connections.authenticated(request.raw.socket);
       if (request.principal) refuseBeforeBody(request.principal, request.method, (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId);
     });
     // Work on the worker threads waits in its organization's line (src/workers/shares.ts).
