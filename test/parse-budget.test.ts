@@ -143,4 +143,24 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
     expect(mine.body.detail).toMatch(/WORKER_QUEUE_PER_ORGANIZATION/);
     expect(theirs.status, theirs.text.slice(0, 200)).toBe(200);
   });
+
+  it("parses a big JSON body in slices: the same document, the same refusals", async () => {
+    const custom = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, { list: [i, `v${i}`, null, true], nested: { deep: [[i]] } }]));
+    const team = { name: "Big", custom };
+    const text = JSON.stringify(team);
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    expect((await t.api("PUT", "/api/teams/big-json", undefined, { contentType: "application/json", raw: text })).status).toBe(200);
+    expect((await t.api("GET", "/api/teams/big-json")).body.custom).toEqual(custom);
+    const small = await t.api("PUT", "/api/teams/broken", undefined, { contentType: "application/json", raw: '{"name": "x",}' });
+    for (const broken of [text.slice(0, -2) + ",}", text.replace('"k5":', '"k5"'), text + "]", text.replace('"k7":', '"__proto__":')]) {
+      const res = await t.api("PUT", "/api/teams/broken", undefined, { contentType: "application/json", raw: broken });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      if (!broken.includes("__proto__")) expect(res.body.detail).toBe(small.body.detail);
+    }
+    const huge = await t.api("PUT", "/api/teams/broken", undefined, { contentType: "application/json", raw: text.replace('"k9":{"list":[9,', '"k9":{"list":[1e999,') });
+    expect(huge.status).toBe(400);
+    expect(huge.body.detail).toContain("custom.k9.list[0]");
+    expect((await t.api("GET", "/api/teams/broken")).status).toBe(404);
+  });
 });
