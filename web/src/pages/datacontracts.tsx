@@ -84,7 +84,7 @@ export const schemaList = (c: { schema?: unknown }): SchemaObject[] => {
 export function DataContractPage({ id }: { id: string }) {
   const { session } = useSession();
   const contract = useLoad(() => get<DataContract>(`/api/datacontracts/${enc(id)}`), [id]);
-  const models = useLoad(() => get<{ models: NormalizedModel[]; schemas?: Array<{ type: string; detectedType: string; models: NormalizedModel[] }> }>(`/api/datacontracts/${enc(id)}/models`), [id]);
+  const models = useLoad(() => get<{ models: NormalizedModel[]; definitions?: NormalizedField[]; schemas?: Array<{ type: string; detectedType: string; models: NormalizedModel[] }> }>(`/api/datacontracts/${enc(id)}/models`), [id]);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [deleting, setDeleting] = useState(false);
   if (contract.loading) return <Loading />;
@@ -180,7 +180,7 @@ export function DataContractPage({ id }: { id: string }) {
           </p>
         )}
         <ErrorBox error={models.error} />
-        {models.loading ? <Loading /> : models.data && <ModelTables models={models.data.models} />}
+        {models.loading ? <Loading /> : models.data && <ModelTables models={withDefinitions(models.data.models, models.data.definitions)} />}
       </section>
       <ContractHistory id={c.id} />
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/datacontracts/${enc(c.id)}`} name={s.title} noun="data contract" then="/datacontracts">
@@ -188,6 +188,11 @@ export function DataContractPage({ id }: { id: string }) {
       </DeleteDialog>
     </>
   );
+}
+
+/** Types that fields refer to (`ref`), each described once, shown as one more table after the models. */
+function withDefinitions(models: NormalizedModel[], definitions: NormalizedField[] | undefined): NormalizedModel[] {
+  return definitions?.length ? [...models, { name: "definitions", kind: "record", fields: definitions }] : models;
 }
 
 function flatten(fields: NormalizedField[], prefix = "", depth = 0): Array<NormalizedField & { path: string; depth: number }> {
@@ -227,6 +232,7 @@ export function ModelTables({ models }: { models: NormalizedModel[] }) {
                   <span class="type">{f.type}</span>
                   {f.items && <span class="muted"> of {f.items.type}</span>}
                   {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
+                  {f.ref && <div class="sub">see definitions: {f.ref}</div>}
                 </td>
                 <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
                 <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
