@@ -92,7 +92,7 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
     expect((await t.api("GET", "/api/teams/flood-7")).status).toBe(404);
   });
 
-  it("refuses a read-only key's change before its body is read", async () => {
+  it("refuses a read-only key's change, and a change the stored document rules out, before the body is read", async () => {
     const answer = await headersOnly(t.url, [
       "PUT /api/teams/sales HTTP/1.1",
       "host: x",
@@ -102,6 +102,18 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
     ]);
     expect(answer).toMatch(/^HTTP\/1\.1 403/);
     expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    // A team key's change to what another team owns, as stored, is refused the same way.
+    await t.api("PUT", "/api/teams/ops", { name: "Ops" });
+    const contract = { dataContractSpecification: "1.2.1", id: "theirs", info: { title: "Theirs", version: "1.0.0", owner: "ops" } };
+    expect((await t.api("PUT", "/api/datacontracts/theirs", contract)).status).toBe(200);
+    const teamKey = (await t.api("POST", "/api/api-keys", { scope: "team", teamId: "sales" })).body.key;
+    const takeover = await headersOnly(t.url, ["PUT /api/datacontracts/theirs HTTP/1.1", "host: x", "content-type: application/yaml", "content-length: 5000000", `x-api-key: ${teamKey}`]);
+    expect(takeover).toMatch(/^HTTP\/1\.1 403/);
+    const otherTeam = await headersOnly(t.url, ["PUT /api/teams/ops HTTP/1.1", "host: x", "content-type: application/json", "content-length: 5000000", `x-api-key: ${teamKey}`]);
+    expect(otherTeam).toMatch(/^HTTP\/1\.1 403/);
+    // Its own team's contract, and a new one, are judged with their body.
+    expect((await t.api("PUT", "/api/datacontracts/mine", { ...contract, id: "mine", info: { ...contract.info, owner: "sales" } }, { key: teamKey })).status).toBe(200);
+    expect((await t.api("PUT", "/api/datacontracts/grab", { ...contract, id: "grab" }, { key: teamKey })).status).toBe(403);
     // The same key may still post a body that reads: comparing a proposal.
     const res = await t.api("POST", "/api/schemas/validate", { type: "dbt", specification: "version: 2\nmodels: []\n" }, { key: readOnlyKey });
     expect(res.status).not.toBe(403);
