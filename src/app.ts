@@ -46,6 +46,9 @@ import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
 import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./platform/http/page-paths.js";
+import { ConnectionGuard } from "./platform/http/connections.js";
+import { asOwner } from "./workers/shares.js";
+import { configureWorkers } from "./workers/pool.js";
 
 import { VERSION } from "./platform/version.js";
 
@@ -153,6 +156,14 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, "request");
   });
   app.server.maxConnections = limits.connections;
+  // Connections per client address, idle ones without a key, and repeated 401s (src/platform/http/connections.ts).
+  const connections = new ConnectionGuard(limits.connectionsPerClient, limits.unauthenticatedIdleMs);
+  connections.attach(app.server);
+  app.addHook("onSend", async (request, reply) => {
+    if (reply.statusCode === 401 && connections.unauthorized(request.raw.socket)) reply.header("connection", "close");
+    // Tells keep-alive clients when a connection without a key will be closed, so they do not reuse it just then.
+    else if (!request.principal) reply.header("keep-alive", `timeout=${Math.max(1, Math.floor(limits.unauthenticatedIdleMs / 1000))}`);
+  });
   // Routes that need no key read only small bodies: a stranger's megabytes are not parsed.
   app.addHook("onRoute", (route) => {
     if (route.url.startsWith("/auth/") && route.bodyLimit === undefined) route.bodyLimit = limits.authBodyBytes;
@@ -167,6 +178,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   app.removeContentTypeParser("text/plain");
   registerJsonBodies(app);
   registerYamlBodies(app, limits.schemaParseTimeoutMs);
+  configureWorkers({ perOrganization: limits.workerQueuePerOrganization });
 
   app.addHook("onRoute", applyOperationId);
   app.addSchema(ProblemSchema);
@@ -220,18 +232,21 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       if (!principal) throw unauthorized();
       request.principal = principal;
     });
-    // Work this request hands on (worker threads) is counted for its organization.
+    // Once the caller is known: its connection counts as authenticated (src/platform/http/connections.ts),
+    // work it hands on is counted for its organization (metrics), and what its key's scope lets it do at
+    // all is decided from the route alone, before any body is read (src/policies/scopes.ts).
     api.addHook("onRequest", async (request) => {
+      if (!request.principal) return;
+      connections.authenticated(request.raw.socket);
       const context = requestContext.getStore();
-      if (context && request.principal) context.organizationId = request.principal.organizationId;
-    });
-    // What the key's scope lets it do at all is decided here, before any body is read.
-    api.addHook("onRequest", async (request) => {
+      if (context) context.organizationId = request.principal.organizationId;
       // A path no route matches is a 404 for every scope.
-      if (!request.principal || request.routeOptions.url === undefined) return;
+      if (request.routeOptions.url === undefined) return;
       const verdict = scopePermits(request.principal.scope, { method: request.method, route: request.routeOptions.url });
       if (!verdict.allowed) throw forbidden(verdict.detail);
     });
+    // Work on the worker threads waits in its organization's line (src/workers/shares.ts).
+    api.addHook("preHandler", (request, _reply, done) => (request.principal ? asOwner(request.principal.organizationId, () => done()) : done()));
     memberRoutes(api, services.people);
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);

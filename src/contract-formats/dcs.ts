@@ -8,10 +8,11 @@ import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { FieldLimitExceeded, parseLimits, type ParseLimits } from "../schema-formats/limits.js";
 import { isRecord } from "../schema-formats/text.js";
+import { Definitions } from "../schema-formats/definitions.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 import { infoFacts, qualityRules, str } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
-import type { ContractDocument, ContractFormat } from "./types.js";
+import type { ContractDocument, ContractFormat, ModelGroup } from "./types.js";
 
 const Field: TSchema = Type.Recursive(
   (Self) =>
@@ -79,29 +80,43 @@ const LOGICAL: Record<string, LogicalType> = {
   bytes: "bytes", array: "array", map: "map", object: "object", record: "object", struct: "object", null: "null",
 };
 
-/** A `$ref` to `#/definitions/<name>`: the definition's members under the field's own. */
-function resolve(field: Record<string, unknown>, definitions: Record<string, unknown>): Record<string, unknown> {
+/** The definition a field's `$ref` names (`#/definitions/<name>`), when the contract has it. */
+function target(field: Record<string, unknown>, definitions: Record<string, unknown>): string | undefined {
   const ref = str(field.$ref);
   const name = ref?.startsWith("#/definitions/") ? ref.slice("#/definitions/".length) : undefined;
-  const definition = name !== undefined && isRecord(definitions[name]) ? definitions[name] : undefined;
-  return definition ? { ...definition, ...field } : field;
+  return name !== undefined && Object.hasOwn(definitions, name) && isRecord(definitions[name]) ? name : undefined;
 }
 
 /**
- * What one normalization may still produce. A `$ref` is expanded wherever it is used, so a few
- * definitions that each use the next twice would describe 2^64 fields: the walk stops at the limit
- * instead of running out of time and memory.
+ * A simple definition (nothing nested) this small is described again at each use, so a shared
+ * string format stays self-contained; a bigger one — a long description, a long enum — is
+ * referred to, so its text appears once in the result (docs/security.md, linear normalization).
  */
-interface Budget {
+const SIMPLE_REPEAT_BYTES = 256;
+
+/**
+ * One normalization: the contract's definitions, each described once and referred to at every
+ * later use (`ref`), and how many fields it may still describe (MAX_MODEL_FIELDS).
+ */
+interface Normalizer {
+  readonly definitions: Record<string, unknown>;
+  readonly described: Definitions<string>;
+  readonly small: Map<string, boolean>;
   left: number;
   readonly limit: number;
 }
 
-function field(name: string, raw: Record<string, unknown>, definitions: Record<string, unknown>, depth: number, budget: Budget): NormalizedField {
-  if (--budget.left < 0) throw new FieldLimitExceeded(budget.limit);
-  const f = resolve(raw, definitions);
-  const physical = str(f.type) ?? "";
-  const out: NormalizedField = { name, type: LOGICAL[physical.toLowerCase()] ?? "unknown", physicalType: physical, required: f.required === true };
+function isSmall(name: string, n: Normalizer): boolean {
+  let small = n.small.get(name);
+  if (small === undefined) {
+    small = JSON.stringify(n.definitions[name]).length <= SIMPLE_REPEAT_BYTES;
+    n.small.set(name, small);
+  }
+  return small;
+}
+
+/** The members a field states for itself; under them, those of the definition it refers to, if any. */
+function members(out: NormalizedField, f: Record<string, unknown>): void {
   if (str(f.description) !== undefined) out.description = str(f.description);
   if (f.primaryKey === true || f.primary === true) out.primaryKey = true;
   if (f.unique === true) out.unique = true;
@@ -111,34 +126,74 @@ function field(name: string, raw: Record<string, unknown>, definitions: Record<s
   if (typeof f.pattern === "string") out.pattern = f.pattern;
   const quality = qualityRules(f.quality);
   if (quality) out.quality = quality;
-  // Definitions may refer to each other; past this depth a cycle is cut rather than followed.
-  if (depth < 64) {
-    if (isRecord(f.fields)) out.fields = Object.entries(f.fields).filter(([, v]) => isRecord(v)).map(([n, v]) => field(n, v as Record<string, unknown>, definitions, depth + 1, budget));
-    const element = isRecord(f.items) ? f.items : isRecord(f.values) ? f.values : undefined;
-    if (element) out.items = field(isRecord(f.items) ? "items" : "values", element, definitions, depth + 1, budget);
+}
+
+function logical(physical: string): LogicalType {
+  return LOGICAL[physical.toLowerCase()] ?? "unknown";
+}
+
+function field(name: string, raw: Record<string, unknown>, n: Normalizer, depth: number): NormalizedField {
+  if (--n.left < 0) throw new FieldLimitExceeded(n.limit);
+  const ref = target(raw, n.definitions);
+  if (ref !== undefined && n.described.has(ref) && !(n.described.isSimple(ref) && isSmall(ref, n))) {
+    // Met before, or being described higher up (a definition that uses itself): a reference.
+    const definition = n.definitions[ref] as Record<string, unknown>;
+    const out = n.described.refer(ref, {
+      name,
+      physicalType: str(raw.type) ?? str(definition.type) ?? "",
+      required: (raw.required ?? definition.required) === true,
+      ...(str(raw.description) === undefined ? {} : { description: str(raw.description) }),
+    });
+    const { description: _d, ...own } = raw;
+    members(out, own);
+    return out;
   }
+  const f = ref === undefined ? raw : { ...(n.definitions[ref] as Record<string, unknown>), ...raw };
+  const physical = str(f.type) ?? "";
+  const out: NormalizedField = { name, type: logical(physical), physicalType: physical, required: f.required === true };
+  members(out, f);
+  const first = ref !== undefined && !n.described.has(ref);
+  if (first) n.described.begin(ref, ref, out);
+  // Nesting without references is as deep as the document, which the body's depth limit bounds.
+  if (depth < 64) {
+    if (isRecord(f.fields)) out.fields = Object.entries(f.fields).filter(([, v]) => isRecord(v)).map(([k, v]) => field(k, v as Record<string, unknown>, n, depth + 1));
+    const element = isRecord(f.items) ? f.items : isRecord(f.values) ? f.values : undefined;
+    if (element) out.items = field(isRecord(f.items) ? "items" : "values", element, n, depth + 1);
+  }
+  if (first) n.described.end(ref);
   return out;
 }
 
 const KINDS: Record<string, ModelKind> = { table: "table", view: "view", object: "object" };
 
-function models(doc: ContractDocument, limits: ParseLimits): NormalizedModel[] {
-  const definitions = isRecord(doc.definitions) ? doc.definitions : {};
-  const budget: Budget = { left: limits.maxFields, limit: limits.maxFields };
-  return Object.entries(isRecord(doc.models) ? doc.models : {}).map(([name, m]) => {
+/**
+ * The models, linear in the document (docs/security.md): a definition used more than once is
+ * described at its first use and listed once in `definitions`; every other use refers to it.
+ */
+function group(doc: ContractDocument, limits: ParseLimits): ModelGroup {
+  const n: Normalizer = {
+    definitions: isRecord(doc.definitions) ? doc.definitions : {},
+    described: new Definitions<string>(),
+    small: new Map(),
+    left: limits.maxFields,
+    limit: limits.maxFields,
+  };
+  const models = Object.entries(isRecord(doc.models) ? doc.models : {}).map(([name, m]) => {
     const model = isRecord(m) ? m : {};
     const out: NormalizedModel = {
       name,
       kind: KINDS[String(model.type ?? "table")] ?? "object",
       fields: Object.entries(isRecord(model.fields) ? model.fields : {})
         .filter(([, v]) => isRecord(v))
-        .map(([n, v]) => field(n, v as Record<string, unknown>, definitions, 0, budget)),
+        .map(([k, v]) => field(k, v as Record<string, unknown>, n, 0)),
     };
     if (str(model.description) !== undefined) out.description = str(model.description);
     const quality = qualityRules(model.quality);
     if (quality) out.quality = quality;
     return out;
   });
+  const definitions = n.described.list();
+  return { type: "dcs", detectedType: "dcs", models, ...(definitions ? { definitions } : {}) };
 }
 
 export const dcsFormat: ContractFormat = {
@@ -152,14 +207,14 @@ export const dcsFormat: ContractFormat = {
     return structure(doc) ? [] : standardViolations(structure.errors);
   },
   facts: infoFacts,
-  models: (doc, limits = parseLimits()) => [{ type: "dcs", detectedType: "dcs", models: models(doc, limits) }],
+  models: (doc, limits = parseLimits()) => [group(doc, limits)],
   toOdcs(doc, groups) {
     const { id, info, terms, tags, servers, models: _m, dataContractSpecification: _spec, definitions: _d, ...rest } = doc;
     const odcsServers = serversToOdcs(servers);
     return {
       ...odcsHead(id, isRecord(info) ? info : {}, terms, tags, Object.entries(rest)),
       ...(odcsServers ? { servers: odcsServers } : {}),
-      schema: (groups?.[0]?.models ?? models(doc, parseLimits())).map((m) => modelToSchemaObject(m)),
+      schema: (groups?.[0] ?? group(doc, parseLimits())).models.map((m) => modelToSchemaObject(m)),
     };
   },
 };

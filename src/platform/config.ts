@@ -85,6 +85,12 @@ export interface Limits {
   authBodyBytes: number;
   /** Most bytes of documents in one list page (PAGE_LIMIT_BYTES); a page always holds at least one. */
   pageBytes: number;
+  /** Pieces of work one organization may have running and waiting on the worker threads (WORKER_QUEUE_PER_ORGANIZATION). */
+  workerQueuePerOrganization: number;
+  /** Open connections from one client address; more are refused at once (MAX_CONNECTIONS_PER_CLIENT). */
+  connectionsPerClient: number;
+  /** How long a connection that has not carried an authenticated request may stay idle (UNAUTHENTICATED_IDLE_TIMEOUT_MS). */
+  unauthenticatedIdleMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -231,6 +237,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     connections: integer(env, "MAX_CONNECTIONS", 4096, 1, 1_000_000),
     authBodyBytes: integer(env, "AUTH_BODY_LIMIT_BYTES", 64 * 1024, 1024, 1024 ** 3),
     pageBytes: integer(env, "PAGE_LIMIT_BYTES", bodyLimitBytes, 1024, 1024 ** 3),
+    workerQueuePerOrganization: integer(env, "WORKER_QUEUE_PER_ORGANIZATION", 8, 1, 10_000),
+    connectionsPerClient: integer(env, "MAX_CONNECTIONS_PER_CLIENT", 256, 1, 1_000_000),
+    unauthenticatedIdleMs: integer(env, "UNAUTHENTICATED_IDLE_TIMEOUT_MS", 5_000, 100, 3_600_000),
     ...overrides.limits,
   };
   return {

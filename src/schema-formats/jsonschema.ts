@@ -368,7 +368,9 @@ function normalizeField(name: string, input: Located, inRequired: boolean, n: No
   if (isRecord(resolved)) {
     if (n.definitions.has(resolved) && !n.definitions.isSimple(resolved)) {
       const physicalType = renderType(resolved) || (ref ?? "");
-      return n.definitions.refer(resolved, { name, physicalType, required: inRequired && !allowsNull(resolved, n, pointer), description });
+      // Only the use site's own description: the definition's is in its first use, once.
+      const own = isRecord(input.schema) && typeof input.schema.description === "string" ? input.schema.description : undefined;
+      return n.definitions.refer(resolved, { name, physicalType, required: inRequired && !allowsNull(resolved, n, pointer), description: own });
     }
     const described = depth < MAX_NORMALIZE_DEPTH && !n.definitions.has(resolved);
     if (described) n.definitions.begin(resolved, `${n.model}${pointer}`, field);

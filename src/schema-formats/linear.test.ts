@@ -135,4 +135,12 @@ describe("linear normalization", () => {
     const result = parseSchema({ type: "jsonschema", specification: { type: "object", properties: holders, definitions: defs } }, "schema");
     expect(result).toMatchObject({ ok: false, violations: [{ field: "schema.specification", message: expect.stringContaining("100000 fields") }] });
   });
+  it("does not repeat a referred type's long description at each use (JSON Schema)", () => {
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: "#/$defs/t" }]));
+    const spec = JSON.stringify({ type: "object", properties, $defs: { t: { type: "object", description: "d".repeat(10_000), properties: { v: { type: "string" } } } } });
+    const result = ok(parseSchema({ type: "jsonschema", specification: spec }, "schema"));
+    expect(JSON.stringify(result).length).toBeLessThan(3 * spec.length);
+    expect(result.models[0].fields[5]).toMatchObject({ name: "p5", ref: expect.any(String) });
+    expect(result.models[0].fields[5].description).toBeUndefined();
+  });
 });

@@ -71,7 +71,7 @@ export interface NormalizedField {
   quality?: QualityRule[];
   /**
    * The name of the entry in the result's `definitions` that describes this field's type: a
-   * named type (Avro) or `$ref` target (JSON Schema) met again, or recursively. Its nested
+   * named type (Avro), `$ref` target (JSON Schema) or DCS definition met again, or recursively. Its nested
    * `fields`, `items` and `symbols` are there, described once, and not repeated here.
    */
   ref?: string;

@@ -5,11 +5,14 @@
  *
  * One small pool serves all of it, so heavy requests together use at most `threads` cores and
  * queue up to a bound; past it they are refused (`WorkersBusy`, a 429 problem) instead of
- * piling up. Work that would run longer than its deadline is stopped (`WorkerTimedOut`).
+ * piling up. The queue is shared fairly between organizations (`shares.ts`): each waits in its
+ * own line and may hold `WORKER_QUEUE_PER_ORGANIZATION` pieces of work. Work that would run
+ * longer than its deadline, waiting included, is stopped (`WorkerTimedOut`).
  */
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import { Problem } from "../platform/errors.js";
+import { currentOwner, FairQueue, ShareExhausted, WaitAborted } from "./shares.js";
 import type { tasks } from "./tasks.js";
 import { trackWorkerTask } from "../metrics/registry.js";
 
@@ -19,11 +22,33 @@ export const IN_PLACE_BYTES = 64 * 1024;
 type Tasks = typeof tasks;
 export type TaskName = keyof Tasks;
 
-/** Every worker is busy and the queue is full: a 429 for the client, who should retry shortly. */
+/** The organization's share of the workers, or every worker and the queue, is full: a 429 for the client, who should retry shortly. */
 export class WorkersBusy extends Problem {
   constructor() {
-    super(429, "Every worker thread is busy with big documents; try again shortly.", undefined, { "retry-after": "5" });
+    super(429, "The worker threads are busy with this organization's big documents (WORKER_QUEUE_PER_ORGANIZATION); try again shortly.", undefined, { "retry-after": "5" });
   }
+}
+
+/** Default of WORKER_QUEUE_PER_ORGANIZATION: pieces of work one organization may have running and waiting. */
+export const DEFAULT_WORKER_QUEUE_PER_ORGANIZATION = 8;
+
+let perOrganization = DEFAULT_WORKER_QUEUE_PER_ORGANIZATION;
+let shares: FairQueue | undefined;
+
+/** Sets how much of the workers one organization may hold (once, at start; see `buildApp`). */
+export function configureWorkers(options: { perOrganization: number }): void {
+  perOrganization = options.perOrganization;
+  shares = undefined;
+}
+
+function threadCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+function fairQueue(): FairQueue {
+  const threads = threadCount();
+  shares ??= new FairQueue(threads, perOrganization, threads * 16);
+  return shares;
 }
 
 /** The work ran past its deadline and was stopped. */
@@ -39,7 +64,7 @@ function workerPool(): Piscina {
   if (pool) return pool;
   // From source (tests, `npm run dev`) the worker is TypeScript, loaded through tsx.
   const fromSource = import.meta.url.endsWith(".ts");
-  const threads = Math.max(1, Math.min(4, availableParallelism() - 1));
+  const threads = threadCount();
   pool = new Piscina({
     filename: new URL(fromSource ? "./tasks.ts" : "./tasks.js", import.meta.url).href,
     execArgv: fromSource ? ["--import", "tsx"] : [],
@@ -51,23 +76,36 @@ function workerPool(): Piscina {
   return pool;
 }
 
-/** Runs one of the `tasks` of `tasks.ts` on a worker thread. */
+/**
+ * Runs one of the `tasks` of `tasks.ts` on a worker thread, as work of `owner` (by default the
+ * organization of the request it is done for, see `asOwner`).
+ */
 export async function runOffThread<N extends TaskName>(
   name: N,
   input: Parameters<Tasks[N]>[0],
   timeoutMs: number,
+  owner: string = currentOwner(),
 ): Promise<ReturnType<Tasks[N]>> {
   const workers = workerPool();
-  if (workers.queueSize >= workers.options.maxQueue) throw new WorkersBusy();
+  const signal = AbortSignal.timeout(timeoutMs);
+  let release: () => void;
+  try {
+    release = await fairQueue().acquire(owner, signal);
+  } catch (error) {
+    if (error instanceof ShareExhausted) throw new WorkersBusy();
+    if (error instanceof WaitAborted) throw new WorkerTimedOut(timeoutMs);
+    throw error;
+  }
   const done = trackWorkerTask();
   try {
-    return (await workers.run({ name, input }, { signal: AbortSignal.timeout(timeoutMs) })) as ReturnType<Tasks[N]>;
+    return (await workers.run({ name, input }, { signal })) as ReturnType<Tasks[N]>;
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw new WorkerTimedOut(timeoutMs);
     if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new WorkersBusy();
     throw error;
   } finally {
     done();
+    release();
   }
 }
 
@@ -80,5 +118,7 @@ export function workerQueueDepth(): number {
 export async function closeWorkers(): Promise<void> {
   const current = pool;
   pool = undefined;
+  shares?.abortAll();
+  shares = undefined;
   await current?.destroy();
 }

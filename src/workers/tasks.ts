@@ -14,10 +14,20 @@ function parseSchema(task: { schema: unknown; path: string; limits: ParseLimits 
   return parse(task.schema, task.path, task.limits);
 }
 
+/**
+ * The source of the last YAML body this thread parsed, when it was at most `KEPT_SOURCE_CHARS`:
+ * a body refused by validation is located next, and finding it here spares a second parse.
+ */
+let kept: { text: string; source: YamlSource } | undefined;
+const KEPT_SOURCE_CHARS = 1024 * 1024;
+
 /** A YAML document as a plain value, or why it is not one (the detail and violations of a 400). */
 function parseYaml(text: string): { value: unknown } | { invalid: string; violations?: FieldViolation[] } {
+  kept = undefined;
   try {
-    return { value: readYaml(text).value };
+    const { value, source } = readYaml(text);
+    if (text.length <= KEPT_SOURCE_CHARS) kept = { text, source };
+    return { value };
   } catch (error) {
     if (error instanceof Problem) return { invalid: error.detail, violations: error.violations };
     throw error;
@@ -26,7 +36,8 @@ function parseYaml(text: string): { value: unknown } | { invalid: string; violat
 
 /** Where each path starts in a YAML document already parsed once (to place violations). */
 function locateInYaml(task: { text: string; paths: Segment[][] }): Array<YamlPosition | undefined> {
-  const source = YamlSource.of(task.text);
+  const source = kept?.text === task.text ? kept.source : YamlSource.of(task.text);
+  kept = undefined;
   return task.paths.map((path) => source.locate(path));
 }
 

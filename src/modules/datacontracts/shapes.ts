@@ -68,7 +68,7 @@ const FieldSchema: ReturnType<typeof Type.Recursive> = Type.Recursive(
         ref: Type.Optional(
           Type.String({
             description:
-              "Names the entry of `definitions` that describes this field's type (a named Avro type or a JSON Schema $ref target used more than once, or recursively); its nested fields are there.",
+              "Names the entry of `definitions` that describes this field's type (a named Avro type, a JSON Schema $ref target or a DCS definition used more than once, or recursively); its nested fields are there.",
           }),
         ),
       },

@@ -118,6 +118,10 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
     },
   );
 
+  const authorizeBeforeBody = async (request: FastifyRequest): Promise<void> => {
+    if (request.principal) await o.service.authorizeBeforeBody(request.principal, idOf(request as unknown as OneParams));
+  };
+
   app.put(
     one,
     {
@@ -133,6 +137,8 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
         response: { 200: o.schema, ...errors(403, 409, 412, 413, 415, 422) },
       },
       config: { yamlBody: true },
+      // Refused before the body is read when the stored document already decides it.
+      onRequest: authorizeBeforeBody,
     },
     async (request: OneParams, reply) => {
       const options = (o.writeQuery ? request.query : {}) as Record<string, string | undefined>;

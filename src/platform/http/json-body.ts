@@ -10,7 +10,16 @@ import type { FastifyRequest } from "fastify";
 import { Problem } from "../errors.js";
 import { bodyTooDeep, MAX_JSON_DEPTH, scanJsonText } from "../json-depth.js";
 import { firstNonJsonMember, nonJsonMemberProblem } from "../json-values.js";
+import { parseJsonInSlices } from "../json-slices.js";
 import type { App } from "./types.js";
+
+/**
+ * Bodies up to this many characters are parsed at once; bigger ones in slices of `SLICE_CHARS`,
+ * giving way to other requests every `SLICE_BUDGET_MS` (`../json-slices.ts`).
+ */
+export const JSON_IN_PLACE_CHARS = 256 * 1024;
+const SLICE_CHARS = 16 * 1024;
+const SLICE_BUDGET_MS = 10;
 
 /**
  * The text of a body, or a 400 when its bytes are not UTF-8. Null for a body of white space alone:
@@ -58,6 +67,28 @@ export function registerJsonBodies(app: App): void {
       const scan = scanJsonText(text, MAX_JSON_DEPTH);
       if (scan.tooDeep) {
         return done(bodyTooDeep(), undefined);
+      }
+      if (text.length > JSON_IN_PLACE_CHARS) {
+        // The default parser, slice by slice: the same errors, and the same refusal of prototype poisoning.
+        const parse = (slice: string) => {
+          let failure: Error | null = null;
+          let value: unknown;
+          json(request, slice, (error, parsed) => ((failure = error), (value = parsed)));
+          if (failure) throw failure;
+          return value;
+        };
+        const invalid = () => {
+          let failure: Error | null = null;
+          json(request, "\u0000", (error) => (failure = error));
+          return failure ?? new Problem(400, "The request body is not valid JSON.");
+        };
+        parseJsonInSlices(text, { sliceChars: SLICE_CHARS, budgetMs: SLICE_BUDGET_MS, parse, invalid })
+          .then((value) => {
+            if (scan.mayHoldHugeNumber) refuseNonJsonMember(value);
+            return value;
+          })
+          .then((value) => done(null, value), (error: Error) => done(error, undefined));
+        return;
       }
       // Only text with a number of a long exponent or digit run can hold one out of range: others skip the walk.
       if (!scan.mayHoldHugeNumber) return json(request, text, done);

@@ -7,7 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { Problem, type FieldViolation } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
-import { IN_PLACE_BYTES, runOffThread, WorkerTimedOut } from "../../workers/pool.js";
+import { runOffThread, WorkerTimedOut } from "../../workers/pool.js";
 import { inOrganization } from "../../metrics/registry.js";
 import { bodyText } from "./json-body.js";
 import { keepText } from "../yaml-sources.js";
@@ -15,7 +15,13 @@ import type { App } from "./types.js";
 
 export const YAML_MEDIA_TYPES = ["application/yaml", "application/x-yaml", "text/yaml"] as const;
 
-/** Members and items up to which a document is written as YAML in place (about `IN_PLACE_BYTES`). */
+/**
+ * YAML bodies up to this size are parsed on the main thread, bigger ones on a worker thread: a
+ * few kilobytes of YAML take milliseconds, 64 KB of many keys took a loaded server seconds.
+ */
+export const YAML_IN_PLACE_BYTES = 4 * 1024;
+
+/** Members and items up to which a document is written as YAML in place (some tens of kilobytes). */
 const IN_PLACE_NODES = 4_000;
 
 declare module "fastify" {
@@ -41,17 +47,20 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     }
     const text = bodyText(request, body as Buffer);
     if (text === null) return null;
-    if (text.length <= IN_PLACE_BYTES) {
+    // Parsing YAML costs far more per byte than JSON: only small bodies are parsed in place.
+    if (text.length <= YAML_IN_PLACE_BYTES) {
       const { value, source } = readYaml(text);
       bodies.set(request, async (paths) => paths.map((path) => source.locate(path)));
       return keepText(value, text);
     }
-    // A body is parsed outside the request's async context: name its organization for the worker metrics.
-    const parse = () => runOffThread("parseYaml", text, timeoutMs);
+    // A body is parsed outside the request's async context: name its organization for the worker metrics,
+    // and its share of the workers (src/workers/shares.ts).
+    const owner = request.principal?.organizationId ?? "";
+    const parse = () => runOffThread("parseYaml", text, timeoutMs, owner);
     const parsed = await timedOutAs(inOrganization(request.principal?.organizationId, parse), `Parsing the ${text.length}-character YAML body`, 413);
     if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
-    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs));
+    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs, owner));
     return keepText(parsed.value, text);
   });
 }

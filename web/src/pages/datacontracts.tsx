@@ -199,6 +199,7 @@ export function DataContractPage({ id }: { id: string }) {
   );
 }
 
+/** Types that fields refer to (`ref`), each described once, shown as one more table after the models. */
 function flatten(fields: NormalizedField[], prefix = "", depth = 0): Array<NormalizedField & { path: string; depth: number }> {
   const rows: Array<NormalizedField & { path: string; depth: number }> = [];
   for (const f of fields) {
@@ -236,6 +237,7 @@ export function ModelTables({ models }: { models: NormalizedModel[] }) {
                   <span class="type">{f.type}</span>
                   {f.items && <span class="muted"> of {f.items.type}</span>}
                   {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
+                  {f.ref && <div class="sub">see definitions: {f.ref}</div>}
                 </td>
                 <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
                 <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
