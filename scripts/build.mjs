@@ -31,7 +31,7 @@ function fingerprint() {
       if (name === "node_modules" || name.startsWith(".")) continue;
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (!/\.test\.tsx?$/.test(name)) files.push(full);
+      else if (!/\.(test|suite)\.tsx?$/.test(name)) files.push(full);
     }
   };
   walk(join(root, "src"));

@@ -1,0 +1,8 @@
+export const NO_STANDARDS = {
+    label: "",
+    answer() { },
+    eventData() { },
+    valid() { },
+    invalid() { },
+};
+//# sourceMappingURL=checks.js.map
