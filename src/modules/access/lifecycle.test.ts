@@ -116,18 +116,19 @@ describe("what a PUT changes", () => {
 
   it("given a stored access, when only tags, links or custom differ, then only its labels changed", () => {
     for (const extra of [{ tags: ["revoked"] }, { links: { ticket: "https://t" } }, { custom: { k: "v" } }]) {
-      expect(changesOf(access(), access(extra))).toEqual({ datesChanged: false, termsChanged: false, labelsChanged: true });
+      expect(changesOf(access(), access(extra))).toEqual({ datesChanged: false, agreementChanged: false, termsChanged: false, labelsChanged: true });
     }
   });
 
   it("given a stored access without lists and maps, when a generated client sends them empty, then nothing changed", () => {
-    expect(changesOf(access(), access({ roles: [], tags: [], links: {}, custom: {} }))).toEqual({ datesChanged: false, termsChanged: false, labelsChanged: false });
+    expect(changesOf(access(), access({ roles: [], tags: [], links: {}, custom: {} }))).toEqual({ datesChanged: false, agreementChanged: false, termsChanged: false, labelsChanged: false });
   });
 
-  it("given a stored access, when the purpose, roles or dates differ too, then those are terms and dates", () => {
-    expect(changesOf(access(), access({ tags: ["x"], roles: ["r"] }))).toEqual({ datesChanged: false, termsChanged: true, labelsChanged: true });
-    expect(changesOf(access(), access({}, { purpose: "other" }))).toMatchObject({ termsChanged: true, labelsChanged: false });
-    expect(changesOf(access(), access({}, { endDate: "2026-01-01" }))).toEqual({ datesChanged: true, termsChanged: false, labelsChanged: false });
+  it("given a stored access, when the purpose, roles, other terms or dates differ too, then those are what was agreed, terms and dates", () => {
+    expect(changesOf(access(), access({ tags: ["x"], roles: ["r"] }))).toEqual({ datesChanged: false, agreementChanged: true, termsChanged: false, labelsChanged: true });
+    expect(changesOf(access(), access({}, { purpose: "other" }))).toMatchObject({ agreementChanged: true, termsChanged: false, labelsChanged: false });
+    expect(changesOf(access(), access({}, { nextReassessmentDate: "2027-01-01" }))).toMatchObject({ agreementChanged: false, termsChanged: true, labelsChanged: false });
+    expect(changesOf(access(), access({}, { endDate: "2026-01-01" }))).toEqual({ datesChanged: true, agreementChanged: false, termsChanged: false, labelsChanged: false });
   });
 });
 

@@ -94,7 +94,7 @@ describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
       // More than labels: the whole PUT is refused, the labels with it.
       const mixed = await put(id, { ...body, info: { ...body.info, purpose: "Churn" }, tags: ["other"] });
       expect(mixed.status).toBe(409);
-      expect(mixed.body.detail).toContain("change its terms");
+      expect(mixed.body.detail).toContain("change what was agreed");
       expect((await get(id)).tags).toEqual(["permission-revoked"]);
       expect((await events(id)).slice(before.length)).toEqual([
         ["Updated", by("sales")],
