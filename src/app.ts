@@ -35,6 +35,7 @@ import type { Services } from "./services.js";
 import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.js";
 import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./webapp/page-paths.js";
+import { identitySettingsRoutes, ssoRoutes } from "./identity/routes.js";
 
 export const VERSION = "0.1.0";
 
@@ -212,10 +213,12 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     tagRoutes(api, services.tags, config);
     testResultRoutes(api, services.testResults, config);
     eventRoutes(api, services.feed);
+    identitySettingsRoutes(api, services.identity.settings);
   });
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.
   authRoutes(app, services.people, config);
+  ssoRoutes(app, services.identity.oidc, config);
   await webAppRoutes(app, config);
 
   // On shutdown: answer held long polls now, and close every connection after its response, so

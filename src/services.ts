@@ -27,6 +27,7 @@ import { definitionDefinition } from "./modules/definitions/service.js";
 import type { Definition } from "./modules/definitions/shapes.js";
 import { tagDefinition } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
+import { IdentityServices } from "./identity/services.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -51,12 +52,15 @@ export interface Services {
   testResults: TestResultService;
   /** People of the web app: accounts, memberships, sessions. */
   people: PeopleService;
+  /** Single sign-on, the group mapping, password sign-in settings (docs/identity.md). */
+  identity: IdentityServices;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
   const events = new EventLog(database, config, clock);
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
+  const people = new PeopleService(database, clock, config);
   return {
     config,
     clock,
@@ -115,6 +119,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
-    people: new PeopleService(database, clock, config),
+    people,
+    identity: new IdentityServices(database, clock, config, people),
   };
 }

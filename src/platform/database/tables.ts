@@ -141,6 +141,8 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** How the session began: `password` or `oidc` (migration 0180). */
+  signed_in_with: string;
 }
 
 /** One-time links that let a person set a password (and, on first start, choose an address). */
@@ -210,4 +212,33 @@ export interface DB {
   test_results: TestResultsTable;
   contract_versions: ContractVersionsTable;
   api_key_changes: ApiKeyChangesTable;
+  oidc_sign_ins: OidcSignInsTable;
+  oidc_identities: OidcIdentitiesTable;
+  identity_settings: IdentitySettingsTable;
+}
+
+/** A sign-in under way at the OpenID provider (migration 0180); deleted when used or expired. */
+export interface OidcSignInsTable {
+  /** SHA-256 of the `state` sent to the provider, hex. */
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  last_sign_in_at: string;
+}
+
+export interface IdentitySettingsTable {
+  organization_id: string;
+  /** JSON text: `{ scimGroupMappings: [...] }`. */
+  group_mapping: string;
+  /** 1 while people may sign in with a password, 0 once the organization signs in only with SSO. */
+  password_sign_in: number;
+  updated_at: string;
 }

@@ -87,6 +87,12 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /auth/switch-organization": "switchOrganization",
   "GET /auth/invitation": "getInvitation",
   "POST /auth/invitation": "acceptInvitation",
+  "GET /api/settings/scim-mapping": "getScimMapping",
+  "PUT /api/settings/scim-mapping": "putScimMapping",
+  "GET /api/settings/sign-in": "getSignInSettings",
+  "PUT /api/settings/sign-in": "putSignInSettings",
+  "GET /auth/sign-in-options": "getSignInOptions",
+  "GET /auth/oidc/start": "startSingleSignOn",
 };
 
 /** "GET /api/teams/{id}" for a Fastify route: `:id` as `{id}`, a trailing `*` as the id it stands for. */

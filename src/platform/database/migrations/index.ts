@@ -18,6 +18,7 @@ import apiKeyChanges from "./0092_api_key_changes.js";
 import eventBatches from "./0100_event_batches.js";
 import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
+import identity from "./0180_identity.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0100_event_batches": eventBatches,
   "0110_lists_in_order": listsInOrder,
   "0120_access_port_ids": accessPortIds,
+  "0180_identity": identity,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

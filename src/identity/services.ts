@@ -1,0 +1,17 @@
+import type { Clock } from "../platform/clock.js";
+import type { Config } from "../platform/config.js";
+import type { Database } from "../platform/database/index.js";
+import type { PeopleService } from "../modules/people/service.js";
+import { OidcSignIn } from "./oidc.js";
+import { IdentitySettingsService } from "./settings.js";
+
+/** Identity, wired once: single sign-on when OIDC_ISSUER is set, and each organization's settings. */
+export class IdentityServices {
+  readonly oidc: OidcSignIn | undefined;
+  readonly settings: IdentitySettingsService;
+
+  constructor(database: Database, clock: Clock, config: Config, people: PeopleService) {
+    this.oidc = config.oidc ? new OidcSignIn(database, clock, config.oidc, config.outbound, people.sessions, config.appUrl) : undefined;
+    this.settings = new IdentitySettingsService(database, clock, config.oidc?.issuer);
+  }
+}
