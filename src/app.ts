@@ -36,6 +36,7 @@ import { authRoutes, memberRoutes, sessionToken } from "./modules/people/routes.
 import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./webapp/page-paths.js";
 import { identitySettingsRoutes, ssoRoutes } from "./identity/routes.js";
+import { scimRoutes } from "./scim/routes.js";
 
 export const VERSION = "0.1.0";
 
@@ -214,6 +215,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     testResultRoutes(api, services.testResults, config);
     eventRoutes(api, services.feed);
     identitySettingsRoutes(api, services.identity.settings);
+    scimRoutes(api, services.identity.scimUsers, services.identity.scimGroups, config.appUrl);
   });
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.

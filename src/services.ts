@@ -61,6 +61,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
   const people = new PeopleService(database, clock, config);
+  const access = new AccessService(database, events, clock);
   return {
     config,
     clock,
@@ -113,13 +114,13 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    access: new AccessService(database, events, clock),
+    access,
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
     people,
-    identity: new IdentityServices(database, clock, config, people),
+    identity: new IdentityServices(database, clock, config, people, access),
   };
 }

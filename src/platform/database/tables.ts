@@ -215,6 +215,39 @@ export interface DB {
   oidc_sign_ins: OidcSignInsTable;
   oidc_identities: OidcIdentitiesTable;
   identity_settings: IdentitySettingsTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+}
+
+/** Users an organization's SCIM client provisions (migration 0181). */
+export interface ScimUsersTable {
+  organization_id: string;
+  id: string;
+  user_id: string;
+  user_name_key: string;
+  active: number;
+  /** JSON text of the resource as last written, without id and meta. */
+  doc: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupsTable {
+  organization_id: string;
+  id: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupMembersTable {
+  organization_id: string;
+  group_id: string;
+  scim_user_id: string;
 }
 
 /** A sign-in under way at the OpenID provider (migration 0180); deleted when used or expired. */

@@ -93,6 +93,23 @@ export const OPERATION_IDS: Record<string, string> = {
   "PUT /api/settings/sign-in": "putSignInSettings",
   "GET /auth/sign-in-options": "getSignInOptions",
   "GET /auth/oidc/start": "startSingleSignOn",
+  "GET /api/scim/v2/Users": "getScimUsers",
+  "POST /api/scim/v2/Users": "createScimUser",
+  "GET /api/scim/v2/Users/{id}": "getScimUser",
+  "PUT /api/scim/v2/Users/{id}": "replaceScimUser",
+  "PATCH /api/scim/v2/Users/{id}": "updateScimUser",
+  "DELETE /api/scim/v2/Users/{id}": "deleteScimUser",
+  "GET /api/scim/v2/Groups": "getScimGroups",
+  "POST /api/scim/v2/Groups": "createScimGroup",
+  "GET /api/scim/v2/Groups/{id}": "getScimGroup",
+  "PUT /api/scim/v2/Groups/{id}": "replaceScimGroup",
+  "PATCH /api/scim/v2/Groups/{id}": "updateScimGroup",
+  "DELETE /api/scim/v2/Groups/{id}": "deleteScimGroup",
+  "GET /api/scim/v2/ServiceProviderConfig": "getScimServiceProviderConfig",
+  "GET /api/scim/v2/ResourceTypes": "getScimResourceTypes",
+  "GET /api/scim/v2/ResourceTypes/{resourceType}": "getScimResourceType",
+  "GET /api/scim/v2/Schemas": "getScimSchemas",
+  "GET /api/scim/v2/Schemas/{schemaId}": "getScimSchema",
 };
 
 /** "GET /api/teams/{id}" for a Fastify route: `:id` as `{id}`, a trailing `*` as the id it stands for. */

@@ -19,6 +19,7 @@ import eventBatches from "./0100_event_batches.js";
 import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
 import identity from "./0180_identity.js";
+import scim from "./0181_scim.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0110_lists_in_order": listsInOrder,
   "0120_access_port_ids": accessPortIds,
   "0180_identity": identity,
+  "0181_scim": scim,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
