@@ -37,6 +37,7 @@ import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./webapp/page-paths.js";
 import { identitySettingsRoutes, ssoRoutes } from "./identity/routes.js";
 import { scimRoutes } from "./scim/routes.js";
+import { organizationRoutes } from "./identity/member-routes.js";
 
 export const VERSION = "0.1.0";
 
@@ -216,6 +217,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     eventRoutes(api, services.feed);
     identitySettingsRoutes(api, services.identity.settings);
     scimRoutes(api, services.identity.scimUsers, services.identity.scimGroups, config.appUrl);
+    organizationRoutes(api, services.people.members, services.identity.teamRoles);
   });
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.

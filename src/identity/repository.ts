@@ -1,5 +1,6 @@
 import type { Executor } from "../platform/database/index.js";
 import type { OidcSignInsTable } from "../platform/database/tables.js";
+import type { TeamRole, TeamRolesMode } from "../policies/team-roles.js";
 import { EMPTY_MAPPING, type GroupMapping } from "./mapping.js";
 
 /** SQL of single sign-on: sign-ins under way, linked identities, per-organization settings. */
@@ -48,6 +49,32 @@ export const identityRepository = {
   async mappings(ex: Executor): Promise<Array<{ organizationId: string; mapping: GroupMapping }>> {
     const rows = await ex.selectFrom("identity_settings").select(["organization_id", "group_mapping"]).where("group_mapping", "!=", JSON.stringify(EMPTY_MAPPING)).execute();
     return rows.map((r) => ({ organizationId: r.organization_id, mapping: JSON.parse(r.group_mapping) as GroupMapping }));
+  },
+
+  async teamRoles(ex: Executor, organizationId: string): Promise<{ mode: TeamRolesMode; roles: TeamRole[] }> {
+    const row = await ex.selectFrom("identity_settings").select(["team_roles_mode", "team_roles"]).where("organization_id", "=", organizationId).executeTakeFirst();
+    return row ? { mode: row.team_roles_mode as TeamRolesMode, roles: JSON.parse(row.team_roles) as TeamRole[] } : { mode: "default", roles: [] };
+  },
+
+  /** The roles the organization's team documents give their members, lower-cased. */
+  async teamMemberRoles(ex: Executor, organizationId: string): Promise<Set<string>> {
+    const rows = await ex.selectFrom("resources").select("doc").where("organization_id", "=", organizationId).where("kind", "=", "team").execute();
+    const roles = new Set<string>();
+    for (const row of rows) {
+      const members = (JSON.parse(row.doc) as { members?: unknown }).members;
+      if (!Array.isArray(members)) continue;
+      for (const m of members) if (typeof m?.role === "string") roles.add(m.role.toLowerCase());
+    }
+    return roles;
+  },
+
+  async saveTeamRoles(ex: Executor, organizationId: string, mode: TeamRolesMode, roles: TeamRole[], now: string): Promise<void> {
+    const text = JSON.stringify(roles);
+    await ex
+      .insertInto("identity_settings")
+      .values({ organization_id: organizationId, group_mapping: JSON.stringify(EMPTY_MAPPING), password_sign_in: 1, updated_at: now, team_roles_mode: mode, team_roles: text })
+      .onConflict((oc) => oc.column("organization_id").doUpdateSet({ team_roles_mode: mode, team_roles: text, updated_at: now }))
+      .execute();
   },
 
   async saveSettings(ex: Executor, organizationId: string, settings: { mapping?: GroupMapping; passwordSignIn?: boolean }, now: string): Promise<void> {

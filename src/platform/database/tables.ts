@@ -274,4 +274,8 @@ export interface IdentitySettingsTable {
   /** 1 while people may sign in with a password, 0 once the organization signs in only with SSO. */
   password_sign_in: number;
   updated_at: string;
+  /** `default` or `custom-team-roles` (migration 0182). */
+  team_roles_mode: Generated<string>;
+  /** JSON text: the custom catalog, kept when the mode goes back to default. */
+  team_roles: Generated<string>;
 }

@@ -110,6 +110,10 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /api/scim/v2/ResourceTypes/{resourceType}": "getScimResourceType",
   "GET /api/scim/v2/Schemas": "getScimSchemas",
   "GET /api/scim/v2/Schemas/{schemaId}": "getScimSchema",
+  "GET /api/organization/members": "getOrganizationMembers",
+  "GET /api/organization/members/{emailAddress}": "getOrganizationMember",
+  "GET /api/settings/team-roles": "getTeamRoles",
+  "PUT /api/settings/team-roles": "putTeamRoles",
 };
 
 /** "GET /api/teams/{id}" for a Fastify route: `:id` as `{id}`, a trailing `*` as the id it stands for. */

@@ -20,6 +20,7 @@ import listsInOrder from "./0110_lists_in_order.js";
 import accessPortIds from "./0120_access_port_ids.js";
 import identity from "./0180_identity.js";
 import scim from "./0181_scim.js";
+import teamRoles from "./0182_team_roles.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0120_access_port_ids": accessPortIds,
   "0180_identity": identity,
   "0181_scim": scim,
+  "0182_team_roles": teamRoles,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
