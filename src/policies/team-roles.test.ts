@@ -11,7 +11,8 @@ describe("team roles: role × permission × operation", () => {
   // Expected verdicts, operation by operation, for each role (built-in and custom).
   const table: Record<string, { roles: readonly TeamRole[]; allowed: TeamOperation[] }> = {
     owner: { roles: DEFAULT_TEAM_ROLES, allowed: operations },
-    member: { roles: DEFAULT_TEAM_ROLES, allowed: ["resource.create", "resource.update", "access.request", "access.update"] },
+    member: { roles: DEFAULT_TEAM_ROLES, allowed: operations },
+    "any name, built-in": { roles: DEFAULT_TEAM_ROLES, allowed: operations },
     Approver: { roles: custom, allowed: ["resource.update", "access.approve", "access.reject"] },
     Viewer: { roles: custom, allowed: [] },
     stranger: { roles: custom, allowed: [] },

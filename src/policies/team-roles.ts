@@ -37,14 +37,14 @@ export interface TeamRole {
 
 export type TeamRolesMode = "default" | "custom-team-roles";
 
-/** The built-in roles: an owner of a team may do everything for it, a member the daily work. */
+/**
+ * The built-in roles: being listed in a team's `members` lets a person do everything for the
+ * team, whatever the role says. An organization that wants roles to differ defines its own
+ * catalog; then only the catalog's permissions count.
+ */
 export const DEFAULT_TEAM_ROLES: readonly TeamRole[] = [
   { name: "owner", rank: 1, permissions: [...TEAM_PERMISSIONS] },
-  {
-    name: "member",
-    rank: 2,
-    permissions: ["RESOURCES_ADD", "RESOURCES_EDIT", "CHANGE_REQUEST_SUBMIT", "ACCESS_ADD", "ACCESS_EDIT", "ACCESS_REQUEST", "INGESTION_EDIT"],
-  },
+  { name: "member", rank: 2, permissions: [...TEAM_PERMISSIONS] },
 ];
 
 /** Operations a person does for a team, and the permission each needs. */
@@ -78,7 +78,8 @@ export function rolesInForce(mode: TeamRolesMode, custom: readonly TeamRole[]): 
 export function teamPermissionsOf(roles: readonly TeamRole[], role: string | null | undefined): ReadonlySet<TeamPermission> {
   if (role == null) return new Set();
   const found = roles.find((r) => r.name.toLowerCase() === role.toLowerCase());
-  // A member listed without a role is a plain member under the built-in roles.
+  // Under the built-in roles any role name is a member's; a custom catalog grants only what it names.
+  if (!found && roles === DEFAULT_TEAM_ROLES) return new Set(TEAM_PERMISSIONS);
   return new Set(found?.permissions ?? []);
 }
 

@@ -70,4 +70,36 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("organization members, team 
     expect(off.status).toBe(409);
     expect((await t.api("GET", "/api/settings/sign-in")).body).toEqual({ passwordSignIn: true, ssoConfigured: false, ownersSignedInWithSso: 0 });
   });
+
+  it("lets a person's role in a team decide what they may do for it, once the organization has its own roles", async () => {
+    const signIn = await request(t.url, "POST", "/auth/sign-in", { email: "max@example.com", password: "a long enough password" });
+    const cookie = /steward_session=[^;]+/.exec(signIn.headers.get("set-cookie")!)![0];
+    const asMax = (method: string, path: string, body?: unknown) => request(t.url, method, path, body, { headers: { cookie, "x-csrf-token": signIn.body.csrfToken } });
+    const product = (title: string) => ({ info: { title, owner: "data" } });
+
+    // Built-in roles: being in the team is enough.
+    expect((await asMax("PUT", "/api/dataproducts/p1", product("P1"))).status).toBe(200);
+    expect((await asMax("DELETE", "/api/dataproducts/p1")).status).toBe(204);
+
+    await t.api("PUT", "/api/settings/team-roles", {
+      mode: "custom-team-roles",
+      "team-roles": [
+        { name: "Approver", permissions: ["ACCESS_APPROVE"] },
+        { name: "Editor", permissions: ["RESOURCES_ADD", "RESOURCES_EDIT"] },
+      ],
+    });
+    // An Approver may not add a product for the team.
+    const refused = await asMax("PUT", "/api/dataproducts/p2", product("P2"));
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain("RESOURCES_ADD");
+    // As an Editor: add and change, but neither delete nor change the team itself.
+    await t.api("PUT", "/api/teams/data", { name: "Data", members: [{ emailAddress: "max@example.com", role: "Editor" }] });
+    expect((await asMax("PUT", "/api/dataproducts/p2", product("P2"))).status).toBe(200);
+    expect((await asMax("PUT", "/api/dataproducts/p2", product("P2 renamed"))).status).toBe(200);
+    expect((await asMax("DELETE", "/api/dataproducts/p2")).status).toBe(403);
+    expect((await asMax("PUT", "/api/teams/data", { name: "Data!", members: [{ emailAddress: "max@example.com", role: "Editor" }] })).status).toBe(403);
+    // Organization keys are not bound by team roles.
+    expect((await t.api("DELETE", "/api/dataproducts/p2")).status).toBe(204);
+    await t.api("PUT", "/api/settings/team-roles", { mode: "default" });
+  });
 });

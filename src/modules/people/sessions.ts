@@ -5,6 +5,8 @@ import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { forbidden, notFound, Problem, unauthorized } from "../../platform/errors.js";
 import { personScope } from "../../policies/index.js";
+import { rolesInForce, teamPermissionsOf, type TeamRole } from "../../policies/team-roles.js";
+import { identityRepository } from "../../identity/repository.js";
 import { normalizeEmail } from "./addresses.js";
 import type { PasswordHasher } from "./passwords.js";
 import { peopleRepository, type Role, type UserRow } from "./repository.js";
@@ -74,12 +76,22 @@ export class SessionService {
     if (scope === "organization") return { organizationId, scope, teamIds: [], userId: user.id };
     const email = normalizeEmail(user.email);
     const teamIds: string[] = [];
+    const teamPermissions: Record<string, readonly string[]> = {};
+    let roles: readonly TeamRole[] | undefined;
     for (const row of await peopleRepository.teamDocsMentioning(ex, organizationId, email)) {
       const members = (JSON.parse(row.doc) as { members?: unknown }).members;
       if (!Array.isArray(members)) continue;
-      if (members.some((m) => typeof m?.emailAddress === "string" && normalizeEmail(m.emailAddress) === email)) teamIds.push(row.id);
+      const member = members.find((m) => typeof m?.emailAddress === "string" && normalizeEmail(m.emailAddress) === email);
+      if (!member) continue;
+      teamIds.push(row.id);
+      // What the person may do for the team: their role's permissions (a member listed without a role is a `member`).
+      if (roles === undefined) {
+        const settings = await identityRepository.teamRoles(ex, organizationId);
+        roles = rolesInForce(settings.mode, settings.roles);
+      }
+      teamPermissions[row.id] = [...teamPermissionsOf(roles, typeof member.role === "string" ? member.role : "member")];
     }
-    return { organizationId, scope, teamIds, userId: user.id };
+    return { organizationId, scope, teamIds, userId: user.id, teamPermissions };
   }
 
   private async load(token: string | undefined): Promise<SignedInAs | undefined> {
