@@ -102,4 +102,28 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("organization members, team 
     expect((await t.api("DELETE", "/api/dataproducts/p2")).status).toBe(204);
     await t.api("PUT", "/api/settings/team-roles", { mode: "default" });
   });
+
+  it("lets only a role with ACCESS_APPROVE approve requests for the team's products", async () => {
+    const signIn = await request(t.url, "POST", "/auth/sign-in", { email: "max@example.com", password: "a long enough password" });
+    const cookie = /steward_session=[^;]+/.exec(signIn.headers.get("set-cookie")!)![0];
+    const asMax = (method: string, path: string, body?: unknown) => request(t.url, method, path, body, { headers: { cookie, "x-csrf-token": signIn.body.csrfToken } });
+    await t.api("PUT", "/api/teams/shop", { name: "Shop" });
+    await t.api("PUT", "/api/dataproducts/orders", { info: { title: "Orders", owner: "data" }, outputPorts: [{ id: "pg", type: "postgres" }] });
+    await t.api("PUT", "/api/settings/team-roles", {
+      mode: "custom-team-roles",
+      "team-roles": [
+        { name: "Approver", permissions: ["ACCESS_APPROVE"] },
+        { name: "Editor", permissions: ["RESOURCES_ADD", "RESOURCES_EDIT"] },
+      ],
+    });
+    await t.api("PUT", "/api/teams/data", { name: "Data", members: [{ emailAddress: "max@example.com", role: "Editor" }] });
+    const made = await t.api("PUT", "/api/access/shop-orders", { info: { purpose: "Dashboards" }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { teamId: "shop" } });
+    expect(made.body.info.status).toBe("requested");
+    expect((await asMax("POST", "/api/access/shop-orders/approve", {})).status).toBe(403);
+    await t.api("PUT", "/api/teams/data", { name: "Data", members: [{ emailAddress: "max@example.com", role: "Approver" }] });
+    const approved = await asMax("POST", "/api/access/shop-orders/approve", {});
+    expect(approved.status).toBe(200);
+    expect(approved.body.info.status).toBe("approved");
+    await t.api("PUT", "/api/settings/team-roles", { mode: "default" });
+  });
 });
