@@ -5,6 +5,7 @@ import { match, navigate, useLocation } from "./router.js";
 import { SessionContext, useSession } from "./session.js";
 import { Loading } from "./ui.js";
 import { InvitationPage, SignInPage } from "./pages/auth.js";
+import { IdentityPage } from "./pages/identity.js";
 import { DataProductList, DataProductPage } from "./pages/dataproducts.js";
 import { DataProductEditor } from "./pages/dataproduct-editor.js";
 import { DataContractList, DataContractPage } from "./pages/datacontracts.js";
@@ -86,6 +87,7 @@ function Routes({ path }: { path: string }) {
   if (path === "/activity") return <ActivityPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
+  if (path === "/settings/identity") return <IdentityPage />;
   return (
     <section>
       <h1>Page not found</h1>
