@@ -22,10 +22,21 @@ export class SsoSignInError extends Error {
     readonly reason: "state" | "provider" | "token" | "email",
     message: string,
     readonly detail?: string,
+    /** The check that failed, as openid-client or the outbound door names it (no secret): shown to the browser as `ssoCheck`. */
+    readonly check?: string,
   ) {
     super(message);
     this.name = "SsoSignInError";
   }
+}
+
+/** openid-client's code for the failed check, or the outbound door's reason for a refused request. */
+function checkOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && /^[A-Z_]{1,64}$/.test(code)) return code;
+  const cause = error.cause as { reason?: unknown } | undefined;
+  return cause && typeof cause.reason === "string" ? cause.reason : undefined;
 }
 
 /**
@@ -133,7 +144,7 @@ export class OidcSignIn {
       if (!found) throw new Error("no ID token");
       claims = found;
     } catch (error) {
-      throw new SsoSignInError("token", "The sign-in provider's answer was refused.", describe(error));
+      throw new SsoSignInError("token", "The sign-in provider's answer was refused.", describe(error), checkOf(error));
     }
     if (typeof claims.email !== "string" || claims.email_verified !== true) {
       throw new SsoSignInError("email", "The sign-in provider did not confirm a verified e-mail address for this account.");

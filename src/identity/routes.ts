@@ -63,7 +63,7 @@ export function ssoRoutes(app: App, oidc: OidcSignIn | undefined, config: Config
         .code(302)
         .header("cache-control", "no-store")
         .header("set-cookie", stateCookie("", 0, isSecure))
-        .header("location", `/sign-in?ssoError=${encodeURIComponent(error.message)}`)
+        .header("location", `/sign-in?ssoError=${encodeURIComponent(error.message)}${error.check ? `&ssoCheck=${encodeURIComponent(error.check)}` : ""}`)
         .send();
     }
   });

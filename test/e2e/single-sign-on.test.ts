@@ -53,9 +53,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     return { status: res.status(), body: res.status() === 200 ? await res.json() : undefined };
   };
 
-  const expectRefused = async (page: Page, text: RegExp) => {
+  const expectRefused = async (page: Page, text: RegExp, check?: string) => {
     await page.locator("#sso-error").waitFor();
     expect(page.url()).toContain("/sign-in?ssoError=");
+    // Which check refused it: the test proves the right one did.
+    if (check) expect(new URL(page.url()).searchParams.get("ssoCheck")).toBe(check);
     expect(await page.locator("#sso-error").textContent()).toMatch(text);
     expect((await sessionOf(page)).status).toBe(401);
   };
@@ -132,7 +134,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     try {
       const page = await newPage();
       await ssoSignIn(page, "bob").catch(() => {});
-      await expectRefused(page, /answer was refused/);
+      await expectRefused(page, /answer was refused/, "OAUTH_INVALID_RESPONSE");
     } finally {
       idp.misbehave({ kind: "none" });
     }
@@ -143,7 +145,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     try {
       const page = await newPage();
       await ssoSignIn(page, "bob").catch(() => {});
-      await expectRefused(page, /answer was refused/);
+      await expectRefused(page, /answer was refused/, "OAUTH_JWT_CLAIM_COMPARISON_FAILED");
     } finally {
       idp.misbehave({ kind: "none" });
     }
@@ -155,7 +157,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     try {
       const page = await newPage();
       await ssoSignIn(page, "bob").catch(() => {});
-      await expectRefused(page, /answer was refused/);
+      await expectRefused(page, /answer was refused/, "OAUTH_JWT_TIMESTAMP_CHECK_FAILED");
     } finally {
       idp.misbehave({ kind: "none" });
     }
@@ -202,7 +204,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     try {
       const page = await newPage();
       await ssoSignIn(page, "bob").catch(() => {});
-      await expectRefused(page, /answer was refused/);
+      await expectRefused(page, /answer was refused/, "refused-destination");
     } finally {
       idp.misbehave({ kind: "none" });
     }
