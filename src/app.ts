@@ -49,6 +49,9 @@ import { withPlainDotIds } from "./platform/http/page-paths.js";
 import { ConnectionGuard } from "./platform/http/connections.js";
 import { asOwner } from "./workers/shares.js";
 import { configureWorkers } from "./workers/pool.js";
+import { identitySettingsRoutes, ssoRoutes } from "./identity/routes.js";
+import { scimRoutes } from "./scim/routes.js";
+import { organizationRoutes } from "./identity/member-routes.js";
 
 import { VERSION } from "./platform/version.js";
 
@@ -268,6 +271,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     searchRoutes(api, services.search);
     notificationChannelRoutes(api, services.notificationChannels);
     notificationRoutes(api, services.notifications);
+    identitySettingsRoutes(api, services.identity.settings);
+    scimRoutes(api, services.identity.scimUsers, services.identity.scimGroups, config.appUrl);
+    organizationRoutes(api, services.people.members, services.identity.teamRoles);
   });
 
   // AI agents: the Model Context Protocol, with an API key, doing no more than the key could.
@@ -275,6 +281,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.
   authRoutes(app, services.people, config);
+  ssoRoutes(app, services.identity.oidc, config);
   await webAppRoutes(app, config);
 
   // On shutdown: answer held long polls now, and close every connection after its response, so

@@ -46,6 +46,7 @@ import type { Certification } from "./modules/certifications/shapes.js";
 import { NotificationChannelService } from "./modules/notification-channels/service.js";
 import { NotificationService } from "./modules/notifications/service.js";
 import { NotificationEngine } from "./notifications/engine.js";
+import { IdentityServices } from "./identity/services.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -87,6 +88,8 @@ export interface Services {
   notifications: NotificationService;
   /** Derives notifications from the event log and delivers them, in the background. */
   notificationEngine: NotificationEngine;
+  /** Single sign-on, the group mapping, password sign-in settings (docs/identity.md). */
+  identity: IdentityServices;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
@@ -97,6 +100,8 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const policies = new DocumentService(policyDefinition, database, events, clock);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   const accessGates = new AccessGates(policyEnforcement);
+  const people = new PeopleService(database, clock, config);
+  const access = new AccessService(database, events, clock, accessGates);
   return {
     config,
     clock,
@@ -137,7 +142,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
       events,
       clock,
     ),
-    access: new AccessService(database, events, clock, accessGates),
+    access,
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
     sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
     definitions: new DocumentService(definitionDefinition, database, events, clock),
@@ -149,10 +154,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
     policyEnforcement,
     policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
-    people: new PeopleService(database, clock, config),
     search: new SearchService(database, config.appUrl),
     notificationChannels: new NotificationChannelService(database, clock, config.outbound),
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),
+    people,
+    identity: new IdentityServices(database, clock, config, people, access),
   };
 }

@@ -31,6 +31,8 @@ const LAYERS: Record<string, string> = {
   notifications: "modules",
   webapp: "app",
   mcp: "app",
+  identity: "modules",
+  scim: "modules",
   "app.ts": "app",
   "services.ts": "app",
   "server.ts": "server",

@@ -16,6 +16,11 @@ export interface Principal {
   keyId?: string;
   /** Set when the request comes from a signed-in person. */
   userId?: string;
+  /**
+   * A person's permissions per team, from their role in each team's document and the
+   * organization's team roles (src/policies/team-roles.ts). Absent for keys and owners.
+   */
+  teamPermissions?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type PrincipalScope = "organization" | "organization_read" | "team" | "team_read" | "connector";

@@ -46,6 +46,8 @@ export interface Config {
   smtpFrom?: string;
   /** How notifications are delivered (docs/notifications.md). */
   notify: NotifyConfig;
+  /** Sign-in through an OpenID provider (OIDC_*); undefined when OIDC_ISSUER is unset (docs/identity.md). */
+  oidc?: OidcConfig;
 }
 
 export interface NotifyConfig {
@@ -61,6 +63,37 @@ export interface NotifyConfig {
   leaseMs: number;
   /** Deliveries attempted at once per process (NOTIFY_CONCURRENCY). */
   concurrency: number;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The ID token claim that lists the person's groups (OIDC_GROUPS_CLAIM); none when unset. */
+  groupsClaim?: string;
+  /** Scopes asked for (OIDC_SCOPES), `openid email profile` unless set. */
+  scopes: string;
+  /** What the sign-in button says after "Sign in with" (OIDC_NAME). */
+  name: string;
+}
+
+/** OIDC_* variables: all of issuer, client id and secret, or none. Plain http only to a loopback issuer. */
+function oidcConfig(env: Env): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER?.trim();
+  if (!issuer) return undefined;
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER must be an absolute URL, got "${issuer}"`);
+  }
+  const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) throw new ConfigError(`OIDC_ISSUER must be an https URL (http only on loopback), got "${issuer}"`);
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET;
+  if (!clientId || !clientSecret) throw new ConfigError("OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set too");
+  const groupsClaim = env.OIDC_GROUPS_CLAIM?.trim() || undefined;
+  return { issuer, clientId, clientSecret, groupsClaim, scopes: env.OIDC_SCOPES?.trim() || "openid email profile", name: env.OIDC_NAME?.trim() || url.hostname };
 }
 
 export interface Limits {
@@ -273,5 +306,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     smtpUrl: overrides.smtpUrl ?? smtpUrl(env.SMTP_URL),
     smtpFrom: overrides.smtpFrom ?? (env.SMTP_FROM || undefined),
     notify: notifyConfig(env, overrides.notify),
+    oidc: "oidc" in overrides ? overrides.oidc : oidcConfig(env),
   };
 }

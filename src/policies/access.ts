@@ -1,6 +1,7 @@
 import type { Principal } from "../platform/auth.js";
 import { conflict, forbidden } from "../platform/errors.js";
 import { decide, type AccessAction, type Side, type Stage } from "../modules/access/lifecycle.js";
+import { OPERATION_PERMISSIONS, type TeamOperation } from "./team-roles.js";
 
 /**
  * Who may act on an access (PRODUCT.md §5): the provider side is an organization-scoped
@@ -25,10 +26,35 @@ export function sidesOf(p: Principal, teams: AccessTeams): Set<Side> {
   return sides;
 }
 
+/** The team permission each action needs of a person acting for a side (src/policies/team-roles.ts). */
+const ACTION_OPERATIONS: Record<AccessAction, TeamOperation> = {
+  approve: "access.approve",
+  reject: "access.reject",
+  cancel: "access.cancel",
+  "change-agreement": "access.update",
+  "change-terms": "access.update",
+  "change-labels": "access.update",
+  "change-dates": "access.update",
+  delete: "access.delete",
+  "report-provisioning": "access.update",
+};
+
+/** The sides a principal takes for `operation`: a person only for teams where their role grants it. */
+export function permittedSidesOf(p: Principal, teams: AccessTeams, operation: TeamOperation): Set<Side> {
+  const sides = sidesOf(p, teams);
+  if (p.teamPermissions === undefined) return sides;
+  const needed = OPERATION_PERMISSIONS[operation];
+  for (const side of [...sides]) {
+    const teamId = side === "consumer" ? teams.consumerTeamId : teams.providerTeamId;
+    if (teamId === null || !(p.teamPermissions[teamId] ?? []).includes(needed)) sides.delete(side);
+  }
+  return sides;
+}
+
 export const accessPolicy = {
   /** A new request is made by its consumer side. */
   request(p: Principal, consumerTeamId: string | null): void {
-    if (sidesOf(p, { consumerTeamId, providerTeamId: null }).has("consumer")) return;
+    if (permittedSidesOf(p, { consumerTeamId, providerTeamId: null }, "access.request").has("consumer")) return;
     throw forbidden(
       consumerTeamId === null
         ? "Only organization-scoped principals may request access for a person (rule: the consumer side creates a request)."
@@ -59,7 +85,7 @@ export const accessPolicy = {
   /** Throws the 403 or 409 problem of lifecycle.ts's RULES when the principal may not do `action` now. */
   act(p: Principal, teams: AccessTeams, action: AccessAction, stage: Stage): void {
     // A connector key grants what the provider approved: it reports provisioning for the provider, and does nothing else.
-    const sides = p.scope === "connector" && action === "report-provisioning" ? new Set<Side>(["provider"]) : sidesOf(p, teams);
+    const sides = p.scope === "connector" && action === "report-provisioning" ? new Set<Side>(["provider"]) : permittedSidesOf(p, teams, ACTION_OPERATIONS[action]);
     const verdict = decide(action, stage, sides);
     if (verdict.allowed) return;
     throw verdict.status === 403 ? forbidden(verdict.detail) : conflict(verdict.detail);

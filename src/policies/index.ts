@@ -1,5 +1,6 @@
 import type { Principal } from "../platform/auth.js";
 import { forbidden } from "../platform/errors.js";
+import { OPERATION_PERMISSIONS, type TeamOperation } from "./team-roles.js";
 
 /**
  * Who may do what (docs/security.md, "Scopes"), in one place. Organization-scoped principals may
@@ -30,6 +31,19 @@ export function personScope(role: "owner" | "member"): "organization" | "team" {
 
 export { accessPolicy } from "./access.js";
 export { scopePermits, type Operation, type ScopeVerdict } from "./scopes.js";
+
+/** Throws 403 unless a person's role in `teamId` grants what `operation` needs. Keys and owners carry no team permissions. */
+export function checkTeamPermission(p: Principal, teamId: string, operation: TeamOperation): void {
+  if (p.teamPermissions === undefined) return;
+  const needed = OPERATION_PERMISSIONS[operation];
+  if ((p.teamPermissions[teamId] ?? []).includes(needed)) return;
+  throw forbidden(`Your role in team '${teamId}' does not allow this: it needs the team permission ${needed}.`);
+}
+
+export type WriteOperation = "create" | "update" | "delete";
+
+/** What a write does, from the document before and after it. */
+export const writeOperation = (before: unknown, after: unknown): WriteOperation => (before === undefined ? "create" : after === undefined ? "delete" : "update");
 
 export const policy = {
   /** List, add, change and remove the people of an organization. */
@@ -73,8 +87,11 @@ export const policy = {
   },
 
   /** Create, change or delete the team `teamId`. */
-  writeTeam(p: Principal, teamId: string): void {
-    if (actsFor(p, teamId)) return;
+  writeTeam(p: Principal, teamId: string, operation: WriteOperation = "update"): void {
+    if (actsFor(p, teamId)) {
+      if (operation !== "create") checkTeamPermission(p, teamId, operation === "delete" ? "team.delete" : "team.update");
+      return;
+    }
     throw forbidden(`A principal of ${who(p)} may change only its own team, not '${teamId}'.`);
   },
 
@@ -82,10 +99,13 @@ export const policy = {
    * Create, change or delete a data product or data contract. `owners` are the owner team before
    * and after the change: a team principal may neither take over nor give away what it does not own.
    */
-  writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>, howToOwn?: string): void {
+  writeOwned(p: Principal, what: string, owners: Array<string | null | undefined>, operation: WriteOperation = "update", howToOwn?: string): void {
     const hint = howToOwn === undefined ? "" : ` ${howToOwn}`;
     for (const owner of owners) {
-      if (actsFor(p, owner)) continue;
+      if (actsFor(p, owner)) {
+        if (owner != null) checkTeamPermission(p, owner, `resource.${operation}`);
+        continue;
+      }
       if (owner == null) throw forbidden(`Only organization-scoped principals may change ${what}s that no team owns.${hint}`);
       throw forbidden(`A principal of ${who(p)} may change only ${what}s owned by its team, not one owned by '${owner}'.${hint}`);
     }

@@ -6,6 +6,7 @@ import { SearchBox } from "./components/search-box.js";
 import { SessionContext, useSession } from "./session.js";
 import { Loading } from "./ui.js";
 import { InvitationPage, SignInPage } from "./pages/auth.js";
+import { IdentityPage } from "./pages/identity.js";
 import { DataProductList, DataProductPage } from "./pages/dataproducts.js";
 import { DataProductEditor } from "./pages/dataproduct-editor.js";
 import { DataContractList, DataContractPage } from "./pages/datacontracts.js";
@@ -97,6 +98,7 @@ function Routes({ path }: { path: string }) {
   if (path === "/notifications") return <NotificationsPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;
+  if (path === "/settings/identity") return <IdentityPage />;
   return (
     <section>
       <h1>Page not found</h1>

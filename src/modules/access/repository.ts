@@ -173,6 +173,24 @@ export const accessRepository = {
     return row && toRecord(row as Row);
   },
 
+  /** Ids of approved, not yet canceled accesses a person consumes (consumer {userId}), whose userId is one of `userIds`. */
+  async openForPerson(ex: Executor, organizationId: string, userIds: string[]): Promise<string[]> {
+    const rows = await ex
+      .selectFrom("accesses")
+      .select(["id", "doc"])
+      .where("organization_id", "=", organizationId)
+      .where("consumer_type", "=", "user")
+      .where("status", "=", "approved")
+      .where("canceled_at", "is", null)
+      .orderBy("row_id")
+      .execute();
+    const wanted = new Set(userIds.map((u) => u.toLowerCase()));
+    return rows.filter((r) => {
+      const userId = (JSON.parse(r.doc) as { consumer?: { userId?: unknown } }).consumer?.userId;
+      return typeof userId === "string" && wanted.has(userId.toLowerCase());
+    }).map((r) => r.id);
+  },
+
   async insert(ex: Executor, record: AccessRecord): Promise<void> {
     await ex.insertInto("accesses").values(toRow(record)).modifyEnd(WRITE_LATER).execute();
   },

@@ -170,6 +170,34 @@ export class AccessService {
     });
   }
 
+  /**
+   * A person left the organization (deprovisioned through SCIM): every approved access they
+   * consume as a person (consumer {userId}: their address or account id) ends now, with its
+   * Canceled and Deactivated events. Each access is locked and checked again, so two processes
+   * deprovisioning at once cancel it once.
+   */
+  async endForPerson(actor: Principal, userIds: string[]): Promise<string[]> {
+    return this.events.transaction(actor, async (trx, emit) => {
+      const ended: string[] = [];
+      for (const id of await accessRepository.openForPerson(trx, actor.organizationId, userIds)) {
+        const record = await accessRepository.get(trx, actor.organizationId, id, { lock: this.database.dialect });
+        if (!record || record.canceledAt !== null || record.status !== "approved") continue;
+        const now = this.clock.now().toISOString();
+        if (record.endAt === null || now < record.endAt) {
+          record.endAt = now;
+          record.doc = { ...record.doc, info: { ...record.doc.info, endDate: now } };
+        }
+        record.canceledAt = now;
+        emit("AccessCanceledEvent", id, undefined, "The consuming person was deprovisioned.");
+        syncActive(record, emit, now);
+        record.updatedAt = now;
+        await accessRepository.update(trx, record);
+        ended.push(id);
+      }
+      return ended;
+    });
+  }
+
   async delete(p: Principal, id: string, conditions: Pick<Preconditions, "ifMatch"> = {}): Promise<void> {
     await this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });

@@ -82,6 +82,33 @@ export const peopleRepository = {
     return row?.role;
   },
 
+  /**
+   * The person's role in the organization and whether the organization still lets people in with
+   * a password (docs/identity.md): one query, read on every request a session cookie makes.
+   */
+  async sessionStanding(ex: Executor, organizationId: string, userId: string): Promise<{ role: Role; passwordSignIn: boolean } | undefined> {
+    const row = await ex
+      .selectFrom("memberships")
+      .leftJoin("identity_settings", "identity_settings.organization_id", "memberships.organization_id")
+      .select(["memberships.role as role", "identity_settings.password_sign_in as password"])
+      .where("memberships.organization_id", "=", organizationId)
+      .where("memberships.user_id", "=", userId)
+      .executeTakeFirst();
+    return row && { role: row.role, passwordSignIn: row.password === null || Number(row.password) !== 0 };
+  },
+
+  /** Organizations of `organizationIds` that turned password sign-in off. */
+  async passwordOff(ex: Executor, organizationIds: string[]): Promise<Set<string>> {
+    if (organizationIds.length === 0) return new Set();
+    const rows = await ex
+      .selectFrom("identity_settings")
+      .select("organization_id")
+      .where("organization_id", "in", organizationIds)
+      .where("password_sign_in", "=", 0)
+      .execute();
+    return new Set(rows.map((r) => r.organization_id));
+  },
+
   async members(ex: Executor, organizationId: string): Promise<MemberRow[]> {
     return ex
       .selectFrom("memberships")

@@ -30,6 +30,11 @@ export const sessionRepository = {
     await ex.deleteFrom("sessions").where("expires_at", "<=", now).execute();
   },
 
+  /** Ends the account's sessions that work in `organizationId` (the person left it). */
+  async deleteInOrganization(ex: Executor, userId: string, organizationId: string): Promise<void> {
+    await ex.deleteFrom("sessions").where("user_id", "=", userId).where("organization_id", "=", organizationId).execute();
+  },
+
   /** Ends every session of an account, but the one that asked (after its password changed). */
   async deleteOthersOf(ex: Executor, userId: string, keepId: string | null): Promise<void> {
     await ex

@@ -103,9 +103,12 @@ export class SessionService {
     const { session, user } = loaded;
     if (MUTATING.has(method.toUpperCase())) checkCsrf(session, csrfHeader, "A change made with a session cookie");
     if (session.organization_id === null) throw unauthorized();
-    const role = await peopleRepository.membership(this.database.db, session.organization_id, user.id);
-    if (!role) throw unauthorized();
-    return this.principalFor(this.database.db, session.organization_id, user, role);
+    // Read from the database on every request: a membership removed (by an owner, by SCIM) or
+    // password sign-in turned off refuses the cookie at once, in every process.
+    const standing = await peopleRepository.sessionStanding(this.database.db, session.organization_id, user.id);
+    if (!standing) throw unauthorized();
+    if (session.signed_in_with === "password" && !standing.passwordSignIn) throw unauthorized();
+    return this.principalFor(this.database.db, session.organization_id, user, standing.role);
   }
 
   /** The signed-in person of a call outside /api (sign-out, switching organization, accepting an invitation), CSRF token checked. */
@@ -122,7 +125,11 @@ export class SessionService {
   }
 
   async view(session: SessionRow, user: UserRow): Promise<SessionView> {
-    const db = this.database.db;
+    return this.viewIn(this.database.db, session, user);
+  }
+
+  /** The session's view read through `db` (a transaction that has just started the session). */
+  async viewIn(db: Executor, session: SessionRow, user: UserRow): Promise<SessionView> {
     const organizations = (await peopleRepository.memberships(db, user.id)).map((m) => ({ id: m.organizationId, name: m.organizationName, role: m.role }));
     let current = organizations.find((o) => o.id === session.organization_id);
     if (!current && organizations.length > 0) {
@@ -148,7 +155,7 @@ export class SessionService {
     return loaded && this.view(loaded.session, loaded.user);
   }
 
-  async start(ex: Executor, user: UserRow, organizationId: string | null): Promise<{ token: string; session: SessionRow }> {
+  async start(ex: Executor, user: UserRow, organizationId: string | null, signedInWith: "password" | "oidc" = "password"): Promise<{ token: string; session: SessionRow }> {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const session: SessionRow = {
@@ -160,6 +167,7 @@ export class SessionService {
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
       expires_at: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
+      signed_in_with: signedInWith,
     };
     await sessionRepository.deleteExpired(ex, now.toISOString());
     await sessionRepository.insert(ex, session);
@@ -182,7 +190,11 @@ export class SessionService {
       // Old hashes verify with their own cost; the password is at hand now to store it at today's.
       await peopleRepository.setPassword(db, user.id, await this.hasher.hash(input.password));
     }
-    const memberships = await peopleRepository.memberships(db, user.id);
+    const all = await peopleRepository.memberships(db, user.id);
+    // Organizations that sign in only through their OpenID provider do not take a password.
+    const off = await peopleRepository.passwordOff(db, all.map((m) => m.organizationId));
+    const memberships = all.filter((m) => !off.has(m.organizationId));
+    if (all.length > 0 && memberships.length === 0) throw forbidden("Your organization signs in with single sign-on only: use the \"Sign in with\" button.");
     const organizationId = memberships.find((m) => m.organizationId === input.organizationId)?.organizationId ?? memberships[0]?.organizationId ?? null;
     const { token, session } = await this.start(db, user, organizationId);
     return { token, view: await this.view(session, user) };
@@ -195,8 +207,9 @@ export class SessionService {
 
   async switchOrganization(token: string | undefined, csrf: string | string[] | undefined, organizationId: string): Promise<SessionView> {
     const { session, user } = await this.require(token, csrf);
-    const role = await peopleRepository.membership(this.database.db, organizationId, user.id);
-    if (!role) throw notFound("Organization", organizationId);
+    const standing = await peopleRepository.sessionStanding(this.database.db, organizationId, user.id);
+    if (!standing) throw notFound("Organization", organizationId);
+    if (session.signed_in_with === "password" && !standing.passwordSignIn) throw forbidden("This organization signs in with single sign-on only: sign in with its OpenID provider to work in it.");
     await sessionRepository.setOrganization(this.database.db, session.id, organizationId);
     session.organization_id = organizationId;
     return this.view(session, user);

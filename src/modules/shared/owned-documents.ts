@@ -4,7 +4,7 @@ import type { Executor } from "../../platform/database/index.js";
 import type { ProductFacts } from "../../product-formats/types.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { SafeText } from "../../platform/http/shapes.js";
-import { policy } from "../../policies/index.js";
+import { policy, writeOperation } from "../../policies/index.js";
 import { resourceRepository } from "./resource-repository.js";
 import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
 import { documentWords } from "./document-words.js";
@@ -42,6 +42,7 @@ export function ownedDocument<D extends Document>(
         p,
         what,
         [before && ownerOf(before), after && ownerOf(after)].filter((o): o is string | null => o !== undefined),
+        writeOperation(before, after),
         options.howToOwn,
       ),
   };
@@ -125,7 +126,7 @@ export function teamOwned<D extends Document>(options: {
       searchText: searchText(doc.id, ...options.searchOf(doc)),
     }),
     authorize: (p, _id, before, after) =>
-      policy.writeOwned(p, options.what, [before, after].filter((d) => d !== undefined).map((d) => options.ownerOf(d!) ?? null)),
+      policy.writeOwned(p, options.what, [before, after].filter((d) => d !== undefined).map((d) => options.ownerOf(d!) ?? null), writeOperation(before, after)),
     async validate(ex, organizationId, doc) {
       const owner = options.ownerOf(doc);
       if (owner === undefined) return [];

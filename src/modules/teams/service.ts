@@ -1,6 +1,6 @@
 import type { Executor } from "../../platform/database/index.js";
 import { conflict } from "../../platform/errors.js";
-import { policy } from "../../policies/index.js";
+import { policy, writeOperation } from "../../policies/index.js";
 import { apiKeyRepository } from "../api-keys/repository.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { searchText, type DocumentDefinition } from "../shared/document-service.js";
@@ -21,7 +21,7 @@ export function teamDefinition(hooks: TeamHooks): DocumentDefinition<Team> {
       status: null,
       searchText: searchText(team.id, team.name, team.description),
     }),
-    authorize: (p, id) => policy.writeTeam(p, id),
+    authorize: (p, id, before, after) => policy.writeTeam(p, id, writeOperation(before, after)),
     emitChange(emit, id, before, after) {
       emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
     },

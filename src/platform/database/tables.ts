@@ -143,6 +143,8 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** How the session began: `password` or `oidc` (migration 0180). */
+  signed_in_with: string;
 }
 
 /** One-time links that let a person set a password (and, on first start, choose an address). */
@@ -274,12 +276,78 @@ export interface DB {
   test_results: TestResultsTable;
   contract_versions: ContractVersionsTable;
   api_key_changes: ApiKeyChangesTable;
+  oidc_sign_ins: OidcSignInsTable;
+  oidc_identities: OidcIdentitiesTable;
+  identity_settings: IdentitySettingsTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
   notification_channels: NotificationChannelsTable;
   notification_cursors: NotificationCursorsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   access_approvals: AccessApprovalsTable;
+}
+
+/** Users an organization's SCIM client provisions (migration 0181). */
+export interface ScimUsersTable {
+  organization_id: string;
+  id: string;
+  user_id: string;
+  user_name_key: string;
+  active: number;
+  /** JSON text of the resource as last written, without id and meta. */
+  doc: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupsTable {
+  organization_id: string;
+  id: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupMembersTable {
+  organization_id: string;
+  group_id: string;
+  scim_user_id: string;
+}
+
+/** A sign-in under way at the OpenID provider (migration 0180); deleted when used or expired. */
+export interface OidcSignInsTable {
+  /** SHA-256 of the `state` sent to the provider, hex. */
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  last_sign_in_at: string;
+}
+
+export interface IdentitySettingsTable {
+  organization_id: string;
+  /** JSON text: `{ scimGroupMappings: [...] }`. */
+  group_mapping: string;
+  /** 1 while people may sign in with a password, 0 once the organization signs in only with SSO. */
+  password_sign_in: number;
+  updated_at: string;
+  /** `default` or `custom-team-roles` (migration 0182). */
+  team_roles_mode: Generated<string>;
+  /** JSON text: the custom catalog, kept when the mode goes back to default. */
+  team_roles: Generated<string>;
 }
 
 /** One principal's approval of an access that needs several (migration 0190). */

@@ -1,4 +1,6 @@
+import type { Static } from "@sinclair/typebox";
 import { useEffect, useState } from "preact/hooks";
+import type { SignInOptionsSchema } from "../../../src/identity/shapes.js";
 import { call, useCsrfToken, type Invitation, type Session } from "../api.js";
 import { navigate } from "../router.js";
 import { ErrorBox, Field, Loading, useLoad } from "../ui.js";
@@ -31,8 +33,24 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
   const [password, setPassword] = useState("");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const options = useLoad(() => call<Static<typeof SignInOptionsSchema>>("GET", "/auth/sign-in-options"), []);
+  const ssoError = new URLSearchParams(location.search).get("ssoError");
+  const sso = options.data?.sso;
   return (
     <AuthCard title="Sign in">
+      {ssoError && (
+        <div class="alert error" role="alert" id="sso-error">
+          <strong>Single sign-on did not work</strong>
+          <p>{ssoError}</p>
+        </div>
+      )}
+      {sso && (
+        <p>
+          <a class="button primary wide" href={sso.url} id="sso-sign-in" target="_self">
+            Sign in with {sso.name}
+          </a>
+        </p>
+      )}
       <form
         onSubmit={async (e) => {
           e.preventDefault();

@@ -1,7 +1,7 @@
 import { useSession } from "../session.js";
 
 /** Tabs of the organization settings. */
-export function SettingsNav({ current }: { current: "api-keys" | "members" | "connectors" }) {
+export function SettingsNav({ current }: { current: "api-keys" | "members" | "connectors" | "identity" }) {
   const { session } = useSession();
   const org = session.organizations.find((o) => o.id === session.currentOrganizationId);
   return (
@@ -13,6 +13,9 @@ export function SettingsNav({ current }: { current: "api-keys" | "members" | "co
         </a>
         <a href="/settings/members" aria-current={current === "members" ? "page" : undefined}>
           Members
+        </a>
+        <a href="/settings/identity" aria-current={current === "identity" ? "page" : undefined}>
+          Sign-in
         </a>
         <a href="/connectors" aria-current={current === "connectors" ? "page" : undefined}>
           Connectors

@@ -22,6 +22,9 @@ import noSecretHint from "./0125_no_secret_hint.js";
 import apiKeyUsers from "./0145_api_key_users.js";
 import contractYamlText from "./0150_contract_yaml_text.js";
 import notifications from "./0170_notifications.js";
+import identity from "./0180_identity.js";
+import scim from "./0181_scim.js";
+import teamRoles from "./0182_team_roles.js";
 import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
 
@@ -52,6 +55,9 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0145_api_key_users": apiKeyUsers,
   "0150_contract_yaml_text": contractYamlText,
   "0170_notifications": notifications,
+  "0180_identity": identity,
+  "0181_scim": scim,
+  "0182_team_roles": teamRoles,
   "0190_access_approvals": accessApprovals,
   "0200_search": search,
 };

@@ -1,0 +1,27 @@
+import type { Clock } from "../platform/clock.js";
+import type { Config } from "../platform/config.js";
+import type { Database } from "../platform/database/index.js";
+import type { PeopleService } from "../modules/people/service.js";
+import { OidcSignIn } from "./oidc.js";
+import { IdentitySettingsService } from "./settings.js";
+import { TeamRolesService } from "./team-roles.js";
+import type { AccessService } from "../modules/access/service.js";
+import { ScimGroupService } from "../scim/groups.js";
+import { ScimUserService } from "../scim/users.js";
+
+/** Identity, wired once: single sign-on when OIDC_ISSUER is set, and each organization's settings. */
+export class IdentityServices {
+  readonly oidc: OidcSignIn | undefined;
+  readonly settings: IdentitySettingsService;
+  readonly scimUsers: ScimUserService;
+  readonly scimGroups: ScimGroupService;
+  readonly teamRoles: TeamRolesService;
+
+  constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService) {
+    this.scimUsers = new ScimUserService(database, clock, access, config.appUrl);
+    this.scimGroups = new ScimGroupService(database, clock, config.appUrl);
+    this.teamRoles = new TeamRolesService(database, clock);
+    this.oidc = config.oidc ? new OidcSignIn(database, clock, config.oidc, config.outbound, people.sessions, config.appUrl) : undefined;
+    this.settings = new IdentitySettingsService(database, clock, config.oidc?.issuer);
+  }
+}

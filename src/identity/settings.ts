@@ -1,0 +1,58 @@
+import type { Principal } from "../platform/auth.js";
+import type { Clock } from "../platform/clock.js";
+import type { Database } from "../platform/database/index.js";
+import { conflict, invalid } from "../platform/errors.js";
+import { policy } from "../policies/index.js";
+import { mappingViolations, type GroupMapping } from "./mapping.js";
+import { identityRepository } from "./repository.js";
+import { mayTurnOffPasswords } from "./rules.js";
+
+/** An organization's identity settings: the group mapping and whether passwords still work. */
+export class IdentitySettingsService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    /** The OIDC_ISSUER, when single sign-on is configured. */
+    private readonly issuer: string | undefined,
+  ) {}
+
+  async mapping(p: Principal): Promise<GroupMapping> {
+    policy.manageMembers(p);
+    return (await identityRepository.settings(this.database.db, p.organizationId)).mapping;
+  }
+
+  async putMapping(p: Principal, mapping: GroupMapping): Promise<GroupMapping> {
+    policy.manageMembers(p);
+    const violations = mappingViolations(mapping);
+    if (violations.length > 0) throw invalid("The mapping is not valid.", violations);
+    await identityRepository.saveSettings(this.database.db, p.organizationId, { mapping }, this.clock.now().toISOString());
+    return mapping;
+  }
+
+  async signIn(p: Principal): Promise<{ passwordSignIn: boolean; ssoConfigured: boolean; ownersSignedInWithSso: number }> {
+    policy.manageMembers(p);
+    const db = this.database.db;
+    const { passwordSignIn } = await identityRepository.settings(db, p.organizationId);
+    const owners = this.issuer ? await identityRepository.ownersSignedInWithSso(db, p.organizationId) : 0;
+    return { passwordSignIn, ssoConfigured: this.issuer !== undefined, ownersSignedInWithSso: owners };
+  }
+
+  async putSignIn(p: Principal, passwordSignIn: boolean) {
+    policy.manageMembers(p);
+    await this.database.db.transaction().execute(async (trx) => {
+      if (!passwordSignIn) {
+        const owners = this.issuer ? await identityRepository.ownersSignedInWithSso(trx, p.organizationId) : 0;
+        const verdict = mayTurnOffPasswords({ ssoConfigured: this.issuer !== undefined, ownersSignedInWithSso: owners });
+        if (!verdict.allowed) {
+          throw conflict(
+            verdict.reason === "no-sso"
+              ? "Password sign-in cannot be turned off: this server has no single sign-on provider (OIDC_ISSUER)."
+              : "Password sign-in cannot be turned off until at least one owner of the organization has signed in with single sign-on.",
+          );
+        }
+      }
+      await identityRepository.saveSettings(trx, p.organizationId, { passwordSignIn }, this.clock.now().toISOString());
+    });
+    return this.signIn(p);
+  }
+}

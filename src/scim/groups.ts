@@ -1,0 +1,131 @@
+import { scimPatch, type ScimResource } from "scim-patch";
+import { v7 as uuidv7 } from "uuid";
+import type { Principal } from "../platform/auth.js";
+import type { Clock } from "../platform/clock.js";
+import type { Database, Executor } from "../platform/database/index.js";
+import { policy } from "../policies/index.js";
+import { GROUP_SCHEMA } from "./discovery.js";
+import { provision } from "./effects.js";
+import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
+import { scimRepository, type ScimGroupRow } from "./repository.js";
+import { checkIfMatch, etagOf, listResponse, objectBody, patchOperations, type ListQuery } from "./resources.js";
+
+/** Most members one group may have. */
+const MAX_MEMBERS = 10_000;
+
+export type ScimGroup = Record<string, unknown> & { id: string; displayName: string; members: Array<{ value: string; display?: string }> };
+
+function checkGroup(raw: Record<string, unknown>): { displayName: string; externalId: string | null; members: string[] } {
+  const { displayName, externalId, members } = raw;
+  if (typeof displayName !== "string" || displayName.trim() === "" || displayName.length > 256) throw scimInvalid("displayName is required: a text of at most 256 characters.");
+  if (externalId !== undefined && externalId !== null && (typeof externalId !== "string" || externalId.length > 256)) throw scimInvalid("externalId must be a text of at most 256 characters.");
+  if (members !== undefined && !Array.isArray(members)) throw scimInvalid("members must be a list.");
+  const list = (members as Array<{ value?: unknown }> | undefined) ?? [];
+  if (list.length > MAX_MEMBERS) throw new ScimError(400, `A group may have at most ${MAX_MEMBERS} members.`, "tooMany");
+  const ids = list.map((m) => m?.value);
+  if (ids.some((v) => typeof v !== "string")) throw scimInvalid("Every member needs a value: the id of a user.");
+  return { displayName: displayName.trim(), externalId: (externalId as string | undefined) ?? null, members: [...new Set(ids as string[])] };
+}
+
+/**
+ * /Groups: the identity provider's groups. A group grants nothing by itself; the organization's
+ * mapping (/api/settings/scim-mapping) says which group names make owners. Every change of
+ * members or name sets the roles of the users it touches again.
+ */
+export class ScimGroupService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+  ) {}
+
+  private async present(ex: Executor, row: ScimGroupRow): Promise<ScimGroup> {
+    const members = await scimRepository.members(ex, row.organization_id, row.id);
+    return {
+      schemas: [GROUP_SCHEMA],
+      id: row.id,
+      displayName: row.display_name,
+      ...(row.external_id !== null ? { externalId: row.external_id } : {}),
+      members: members.map((value) => ({ value, $ref: `${this.baseUrl}/api/scim/v2/Users/${value}` })),
+      meta: { resourceType: "Group", created: row.created_at, lastModified: row.updated_at, location: `${this.baseUrl}/api/scim/v2/Groups/${row.id}`, version: etagOf(row.version) },
+    };
+  }
+
+  async list(p: Principal, query: ListQuery) {
+    policy.manageMembers(p);
+    const db = this.database.db;
+    return listResponse(await Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row))), query);
+  }
+
+  async get(p: Principal, id: string): Promise<ScimGroup> {
+    policy.manageMembers(p);
+    const row = await scimRepository.group(this.database.db, p.organizationId, id);
+    if (!row) throw scimNotFound("Group", id);
+    return this.present(this.database.db, row);
+  }
+
+  async create(p: Principal, body: unknown): Promise<ScimGroup> {
+    policy.manageMembers(p);
+    const input = checkGroup(objectBody(body));
+    return this.database.db.transaction().execute(async (trx) => {
+      const now = this.clock.now().toISOString();
+      const row: ScimGroupRow = { organization_id: p.organizationId, id: uuidv7(), display_name: input.displayName, external_id: input.externalId, version: 1, created_at: now, updated_at: now };
+      await scimRepository.insertGroup(trx, row);
+      await this.setMembers(trx, p.organizationId, row.id, input.members, [], now);
+      return this.present(trx, row);
+    });
+  }
+
+  async replace(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
+    policy.manageMembers(p);
+    return this.write(p, id, ifMatch, () => checkGroup(objectBody(body)));
+  }
+
+  async patch(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
+    policy.manageMembers(p);
+    const operations = patchOperations(body);
+    return this.write(p, id, ifMatch, (current) => checkGroup(scimPatch(current as unknown as ScimResource, operations) as unknown as Record<string, unknown>));
+  }
+
+  private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimGroup) => ReturnType<typeof checkGroup>): Promise<ScimGroup> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
+      if (!row) throw scimNotFound("Group", id);
+      checkIfMatch(ifMatch, row.version);
+      const input = next(await this.present(trx, row));
+      const now = this.clock.now().toISOString();
+      const updated: ScimGroupRow = { ...row, display_name: input.displayName, external_id: input.externalId, version: row.version + 1, updated_at: now };
+      if (!(await scimRepository.updateGroup(trx, updated, row.version))) throw new ScimError(412, "The group changed while this request was made; read it again.");
+      await this.setMembers(trx, p.organizationId, id, input.members, await scimRepository.members(trx, p.organizationId, id), now);
+      return this.present(trx, updated);
+    });
+  }
+
+  async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
+    policy.manageMembers(p);
+    await this.database.db.transaction().execute(async (trx) => {
+      const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
+      if (!row) throw scimNotFound("Group", id);
+      checkIfMatch(ifMatch, row.version);
+      const members = await scimRepository.deleteGroup(trx, p.organizationId, id);
+      await this.reassess(trx, p.organizationId, members, this.clock.now().toISOString());
+    });
+  }
+
+  /** Sets the members (each must be a user of the organization), then the roles of everyone who joined, stayed or left. */
+  private async setMembers(ex: Executor, organizationId: string, groupId: string, members: string[], before: string[], now: string): Promise<void> {
+    for (const member of members) {
+      if (!(await scimRepository.user(ex, organizationId, member))) throw scimInvalid(`Member '${member}' is not a user of this organization.`);
+    }
+    await scimRepository.setMembers(ex, organizationId, groupId, members);
+    await this.reassess(ex, organizationId, [...new Set([...members, ...before])], now);
+  }
+
+  /** The role of each active user among `scimUserIds`, from the groups they are in now. */
+  private async reassess(ex: Executor, organizationId: string, scimUserIds: string[], now: string): Promise<void> {
+    for (const id of scimUserIds) {
+      const user = await scimRepository.user(ex, organizationId, id);
+      if (user && Number(user.active) !== 0) await provision(ex, organizationId, user.id, user.user_id, now);
+    }
+  }
+}
