@@ -19,7 +19,13 @@ interface Op {
 
 const READ_POSTS = new Set(["validateSchema", "previewDataContractChanges"]);
 const KEYS = new Set(["getApiKeys", "getApiKey"]);
-const MEMBERS = new Set(["getMembers"]);
+const MEMBERS = new Set(["getMembers", "getOrganizationMembers"]);
+/** A person's own notifications: only keys bound to a person have any (docs/notifications.md). */
+const PERSONAL = new Set(["getNotifications", "getUnreadNotificationCount", "markNotificationsRead", "getNotificationSettings", "putNotificationSettings"]);
+/** Sign-in, SCIM and team-role administration: the organization's own (docs/identity.md). */
+const ADMINISTRATION = (op: Op) => (op.path.startsWith("/api/scim/") && !SCIM_DISCOVERY.test(op.path)) || op.path.startsWith("/api/settings/");
+/** What the SCIM service offers, which any key may read. */
+const SCIM_DISCOVERY = /^\/api\/scim\/v2\/(ServiceProviderConfig|ResourceTypes|Schemas)/;
 const CONNECTOR_READS = new Set(["getConnectors", "getConnector"]);
 const CONNECTOR_WRITES = new Set(["putConnector", "putAccessProvisioning"]);
 const isProvisioningReport = (op: Op) => op.method === "POST" && /^\/api\/access\/\{id\}\/provisioning\/[a-z-]+$/.test(op.path);
@@ -27,6 +33,8 @@ const isRead = (op: Op) => op.method === "GET" || READ_POSTS.has(op.operationId)
 
 /** Whether a key of this kind gets past authorization (anything but 403) on an operation over ids that do not exist. */
 function expectedAllowed(kind: Kind, op: Op): boolean {
+  if (PERSONAL.has(op.operationId)) return kind === "owner_user" || ((kind === "owner_user_read" || kind === "member_user_read") && isRead(op));
+  if (ADMINISTRATION(op)) return kind === "organization" || kind === "owner_user";
   switch (kind) {
     case "organization":
     case "owner_user":

@@ -1,10 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { errors } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
+import { policy } from "../../policies/index.js";
 import type { NotificationService } from "./service.js";
 import { MarkReadSchema, NotificationSchema, NotificationSettingsSchema, UnreadCountSchema } from "./shapes.js";
 
 const tags = ["notifications"];
+
+/** Who may use these routes is known from the principal alone: decided before a body is read. */
+const personOnly = { preValidation: async (request: Parameters<typeof principalOf>[0]) => void policy.readOwnNotifications(principalOf(request)) };
 
 /** /api/notifications: the signed-in person's own notifications (docs/notifications.md). */
 export function notificationRoutes(app: App, notifications: NotificationService): void {
@@ -40,6 +44,7 @@ export function notificationRoutes(app: App, notifications: NotificationService)
   app.post(
     "/api/notifications/read",
     {
+      ...personOnly,
       schema: {
         tags,
         summary: "Mark notifications read",
@@ -59,6 +64,7 @@ export function notificationRoutes(app: App, notifications: NotificationService)
   app.put(
     "/api/notifications/settings",
     {
+      ...personOnly,
       schema: {
         tags,
         summary: "Turn kinds of notification off or on again",
