@@ -114,7 +114,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A client must send its whole request, body included, within the timeout, or get a 408 and
-    // lose the connection: slow senders cannot hold connections open (PRODUCT.md §1).
+    // lose the connection: slow senders cannot hold connections open (docs/product.md §1).
     requestTimeout: limits.requestTimeoutMs,
     http: {
       headersTimeout: limits.headersTimeoutMs,

@@ -2,7 +2,7 @@ import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * Where the first key and setup link of a new installation go (PRODUCT.md §1: written for a
+ * Where the first key and setup link of a new installation go (docs/product.md §1: written for a
  * person, never as a log line). A person at a terminal reads them there. Without one, standard
  * error is somebody's log (a process manager's journal, a container's log), so they go into a file
  * only this user may read, and standard error says where.

@@ -18,7 +18,7 @@ const reference = parse(readFileSync(resolve(standardsDir(), "entropy-data-opena
 function accessValidator() {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats.default(ajv);
-  // PRODUCT.md §5 widens the reference's `format: date` to a date or an ISO 8601 date-time, returned as sent.
+  // docs/product.md §5 widens the reference's `format: date` to a date or an ISO 8601 date-time, returned as sent.
   ajv.addFormat("date", /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/);
   ajv.addSchema({ $id: "reference", components: reference.components });
   return ajv.getSchema("reference#/components/schemas/Access")!;

@@ -1,5 +1,5 @@
 /**
- * Resource limits (PRODUCT.md §1) against a real server on each database: every limit answers a
+ * Resource limits (docs/product.md §1) against a real server on each database: every limit answers a
  * problem naming it and changes nothing; slow clients are cut off with 408; a big specification or
  * YAML document is handled on a worker thread, so the server keeps answering others. No assertion
  * depends on how fast the machine is.

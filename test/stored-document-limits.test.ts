@@ -1,5 +1,5 @@
 /**
- * DOCUMENT_LIMIT_BYTES and PAGE_LIMIT_BYTES (PRODUCT.md §1, §3) hold for the documents kept
+ * DOCUMENT_LIMIT_BYTES and PAGE_LIMIT_BYTES (docs/product.md §1, §3) hold for the documents kept
  * outside the catalog's own table too: access requests with their provisioning records, published
  * test runs, and the tags assigned to an asset. Past a limit: a problem naming it, nothing changed.
  */

@@ -1,6 +1,6 @@
 /**
  * How Steward classifies each kind of change between two versions of a data contract
- * (PRODUCT.md §9; the reasoning is in docs/versions.md). A change is breaking when a party that
+ * (docs/product.md §9; the reasoning is in docs/versions.md). A change is breaking when a party that
  * worked under the previous version can fail under the new one: a consumer whose query, type or
  * guarantee no longer holds, or a producer whose data, valid before, is no longer valid.
  */

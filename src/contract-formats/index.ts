@@ -1,5 +1,5 @@
 /**
- * Data contract document formats (PRODUCT.md §4), side by side behind one interface. Detection
+ * Data contract document formats (docs/product.md §4), side by side behind one interface. Detection
  * asks each format in turn; the first that recognises the document reads it.
  */
 import { dcsFormat } from "./dcs.js";

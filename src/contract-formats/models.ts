@@ -1,5 +1,5 @@
 /**
- * The normalized models of a contract of any format, held to MAX_MODEL_FIELDS (PRODUCT.md §1).
+ * The normalized models of a contract of any format, held to MAX_MODEL_FIELDS (docs/product.md §1).
  * Every path that builds models goes through here — validating a write, and the models,
  * conversions and differences a read answers — so no format can store more fields than the limit,
  * and a contract stored before the limit was lowered is refused with a problem naming it instead of

@@ -1,5 +1,5 @@
 /**
- * The one interface every data contract document format sits behind (PRODUCT.md §4): how a
+ * The one interface every data contract document format sits behind (docs/product.md §4): how a
  * document is recognised, validated, who owns it, which version it is, its normalized models,
  * and its conversion to the Open Data Contract Standard. A new format is one new file.
  */

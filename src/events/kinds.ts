@@ -1,4 +1,4 @@
-/** Every event kind Steward emits (PRODUCT.md §6). The `type` of an envelope is `<prefix>.<kind>`. */
+/** Every event kind Steward emits (docs/product.md §6). The `type` of an envelope is `<prefix>.<kind>`. */
 
 export const RESOURCE_EVENT_KINDS = [
   "TeamCreatedEvent",
@@ -66,7 +66,7 @@ export interface EventExtras {
   status?: string;
   /** Provisioning events: the data platform the reporting connector named, when it named one. */
   platform?: string;
-  /** DataContractUpdatedEvent: whether the change broke compatibility (PRODUCT.md §9). */
+  /** DataContractUpdatedEvent: whether the change broke compatibility (docs/product.md §9). */
   breaking?: boolean;
   /** The policies that denied, warned or required approvals for this change (docs/policies.md). */
   verdicts?: RecordedVerdict[];

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { OutboundPolicy } from "./outbound.js";
 
-/** Steward's configuration, read once from the environment (PRODUCT.md §1). */
+/** Steward's configuration, read once from the environment (docs/product.md §1). */
 
 export interface Config {
   port: number;
@@ -24,7 +24,7 @@ export interface Config {
   maxOutputPorts: number;
   /** Tags assigned to one asset through /assigned-tags (MAX_ASSIGNED_TAGS). */
   maxAssignedTags: number;
-  /** Resource limits (PRODUCT.md §1): past one, a 408, 413, 422 or 429 problem naming it. */
+  /** Resource limits (docs/product.md §1): past one, a 408, 413, 422 or 429 problem naming it. */
   limits: Limits;
   /** How often the lifecycle scheduler looks for accesses whose dates were reached. */
   schedulerIntervalMs: number;

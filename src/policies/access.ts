@@ -4,7 +4,7 @@ import { decide, type AccessAction, type Side, type Stage } from "../modules/acc
 import { OPERATION_PERMISSIONS, type TeamOperation } from "./team-roles.js";
 
 /**
- * Who may act on an access (PRODUCT.md §5): the provider side is an organization-scoped
+ * Who may act on an access (docs/product.md §5): the provider side is an organization-scoped
  * principal or the provider product's current owner team; the consumer side an
  * organization-scoped principal or the consumer's team. What each side may do from which stage
  * is the table in `modules/access/lifecycle.ts`; this applies it to a principal.

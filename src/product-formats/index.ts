@@ -1,5 +1,5 @@
 /**
- * Data product document formats (PRODUCT.md §4), side by side behind one interface: ODPS first
+ * Data product document formats (docs/product.md §4), side by side behind one interface: ODPS first
  * (its `apiVersion`/`kind` mark it), the Data Product Specification otherwise.
  */
 import { dpsFormat } from "./dps.js";

@@ -1,5 +1,5 @@
 /**
- * The one interface every data product document format sits behind (PRODUCT.md §4): how a
+ * The one interface every data product document format sits behind (docs/product.md §4): how a
  * document is recognised and validated, who owns it, and its output ports as one view, so access
  * requests and connectors find a port the same way whatever the format.
  */

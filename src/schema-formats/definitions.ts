@@ -1,5 +1,5 @@
 /**
- * Linear normalization (PRODUCT.md §4): a type that a specification names once and uses many
+ * Linear normalization (docs/product.md §4): a type that a specification names once and uses many
  * times (an Avro named type, a JSON Schema `$ref` target) is described in full at its first use
  * only. Every later use, and every recursive use, is a field that carries `ref` — the name of
  * one entry of the result's `definitions` — instead of a fresh expansion. The output therefore

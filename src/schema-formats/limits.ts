@@ -1,4 +1,4 @@
-/** How much a specification may cost and make a parser produce (PRODUCT.md §1, resource limits). */
+/** How much a specification may cost and make a parser produce (docs/product.md §1, resource limits). */
 export interface ParseLimits {
   /** Fields of the normalized models of one contract, nested ones and definitions included. */
   maxFields: number;

@@ -1,5 +1,5 @@
 /**
- * Normalization is linear in the specification (PRODUCT.md §4): small documents that name a type
+ * Normalization is linear in the specification (docs/product.md §4): small documents that name a type
  * once and use it many times must not expand into huge results. Sizes are asserted, not times.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Parsing big specifications off the event loop (PRODUCT.md §1): a YAML or JSON Schema document
+ * Parsing big specifications off the event loop (docs/product.md §1): a YAML or JSON Schema document
  * of a few megabytes takes seconds of CPU. Small specifications are parsed in place (a thread hop
  * costs more than they do); bigger ones go to the worker threads of `src/workers/`.
  */

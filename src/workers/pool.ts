@@ -1,5 +1,5 @@
 /**
- * Worker threads for the CPU-heavy work of a request (PRODUCT.md §1): parsing a big specification
+ * Worker threads for the CPU-heavy work of a request (docs/product.md §1): parsing a big specification
  * or YAML body, writing a big document as YAML. Any of these takes seconds for a few megabytes,
  * during which a server doing it on its main thread would answer nobody.
  *

@@ -5,7 +5,7 @@ import { BASE_CONTRACT, SHOWS_ID, seedOwners, WRITE } from "../helpers/every-kin
 import type { TestServer } from "../helpers/server.js";
 import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
 
-/** The page every `location-html` names opens in a browser and shows that resource (PRODUCT.md §3, §8). */
+/** The page every `location-html` names opens in a browser and shows that resource (docs/product.md §3, §8). */
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 

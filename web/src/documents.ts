@@ -2,7 +2,7 @@ import type { DataContract, DataProduct } from "./api.js";
 import { contractTitle } from "../../src/contract-formats/title.js";
 
 /**
- * What the pages show of a catalog document, whichever format it is in (PRODUCT.md §4): the
+ * What the pages show of a catalog document, whichever format it is in (docs/product.md §4): the
  * Data Product/Contract Specification keeps it under `info`, the open standards (ODPS, ODCS) at
  * the top level, with the owner in `team.name`, a custom property `owner`, or `domain`.
  */

@@ -3,7 +3,7 @@ import { getAll, type ApiKey, type Member } from "./api.js";
 import { useSession } from "./session.js";
 
 /**
- * Who did something, as a name (PRODUCT.md §6): an event's `principal` is `api-key:<id>`,
+ * Who did something, as a name (docs/product.md §6): an event's `principal` is `api-key:<id>`,
  * `user:<id>` or `system`. The server names them where it can (`principalName`); otherwise the
  * names come from the members and keys lists, which only owners may read.
  */

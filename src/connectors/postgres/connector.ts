@@ -20,7 +20,7 @@ export type Report = (transition: string, body?: Record<string, unknown>) => Pro
 
 /**
  * Grants and revokes PostgreSQL privileges for accesses to output ports of type `postgres`, on
- * the servers and objects of the operator's configuration only (PRODUCT.md §7). Each event
+ * the servers and objects of the operator's configuration only (docs/product.md §7). Each event
  * re-reads the access, so a replayed event acts on the current state. An event that fails is
  * reported on its access and logged, and the connector goes on with the next one.
  */

@@ -4,7 +4,7 @@ import type { ServerReference } from "./catalog.js";
 import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 /**
- * The trust decisions of the connector (PRODUCT.md §7): the catalog picks *who* and *which port*,
+ * The trust decisions of the connector (docs/product.md §7): the catalog picks *who* and *which port*,
  * the operator's configuration alone decides *where* and *on what*, and role names come from a
  * fixed scheme. Pure functions, so every rule is tested without a database.
  */

@@ -1,5 +1,5 @@
 /**
- * The events table's planner statistics (PRODUCT.md §6): on PostgreSQL, a table never analyzed
+ * The events table's planner statistics (docs/product.md §6): on PostgreSQL, a table never analyzed
  * makes a feed read sort every event of the organization after the position; one look by
  * `EventStatistics` analyzes it, and the read goes back to the index. On SQLite there is nothing
  * to do.

@@ -1,6 +1,6 @@
 /**
  * Keeps PostgreSQL's planner statistics of the events table current, so that reading a batch costs
- * the same whatever the size of the log (PRODUCT.md §6). Without statistics PostgreSQL guesses
+ * the same whatever the size of the log (docs/product.md §6). Without statistics PostgreSQL guesses
  * that an organization has a few hundred events, and plans to read every one of them after the
  * consumer's position and sort them, instead of the next thousand from the index: a batch then
  * costs more the longer the log (0.2 s at 300,000 events). Autovacuum keeps the statistics

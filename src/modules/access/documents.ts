@@ -10,7 +10,7 @@ import { withMembers } from "../../platform/objects.js";
 
 /**
  * The access document: what a request body may set, how its references resolve against the
- * catalog, and how a stored access reads back (PRODUCT.md §5).
+ * catalog, and how a stored access reads back (docs/product.md §5).
  */
 
 /** The access as clients see it: the stored document with its state and derived members filled in. */
@@ -38,7 +38,7 @@ export function accessJson(access: Access): string {
   return JSON.stringify(access);
 }
 
-/** A body without its read-only members, which are ignored rather than refused (PRODUCT.md §4). */
+/** A body without its read-only members, which are ignored rather than refused (docs/product.md §4). */
 export function readBody(body: Record<string, unknown>, id: string): Access {
   const input = structuredClone(body) as Access;
   delete input.provisioning;

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Access, ProvisioningStatus } from "./shapes.js";
 
 /**
- * The access lifecycle of PRODUCT.md §5 as data a reader can scan: who may do what from which
+ * The access lifecycle of docs/product.md §5 as data a reader can scan: who may do what from which
  * stage, what a PUT may change for which side, and when a new request is approved at once. The
  * service applies these tables (through `src/policies/access.ts` for who may act); nothing else
  * decides them.

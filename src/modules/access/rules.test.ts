@@ -3,7 +3,7 @@ import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
 
-/** Every row and rule of PRODUCT.md §5 over HTTP, with the exact events each appends and who caused them. */
+/** Every row and rule of docs/product.md §5 over HTTP, with the exact events each appends and who caused them. */
 describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
   let t: TestServer;
   const clock = new ManualClock("2026-03-01T09:00:00.000Z");

@@ -98,7 +98,7 @@ const READ_ONLY: ReadonlyArray<readonly string[]> = [
 /**
  * An access as a client sends it: AccessSchema with each read-only member accepting any value. A
  * client may send back what it read, or anything else, there: it is ignored, never judged
- * (PRODUCT.md §4).
+ * (docs/product.md §4).
  */
 export const AccessBodySchema: TObject = (() => {
   const body = CloneType(AccessSchema) as TObject;

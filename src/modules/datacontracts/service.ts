@@ -29,7 +29,7 @@ export const contractFacts = (contract: DataContract) => contractFormatOf(contra
 export interface DataContractHooks {
   /** Requested, approved or active accesses requested under the contract. */
   countOpenAccesses(ex: Executor, organizationId: string, contractId: string): Promise<number>;
-  /** The contract's history and its breaking-change gate (PRODUCT.md §9). */
+  /** The contract's history and its breaking-change gate (docs/product.md §9). */
   versions?: ContractVersionService;
 }
 
@@ -39,7 +39,7 @@ async function portsUsing(ex: Executor, organizationId: string, contractId: stri
   return candidates.flatMap((product) => outputPorts(product.doc).filter((p) => p.dataContractId === contractId).map((p) => `${product.id}/${p.id}`));
 }
 
-/** A contract in use stays (PRODUCT.md §4): 409 naming what uses it. */
+/** A contract in use stays (docs/product.md §4): 409 naming what uses it. */
 async function checkNotInUse(hooks: DataContractHooks, ex: Executor, organizationId: string, contractId: string): Promise<void> {
   const ports = await portsUsing(ex, organizationId, contractId);
   if (ports.length > 0) {

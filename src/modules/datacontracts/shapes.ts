@@ -5,7 +5,7 @@ import { Dcs09Schema, SchemaObjectSchema } from "../../contract-formats/dcs09.js
 export { SchemaObjectSchema };
 
 /**
- * A data contract in any of the accepted formats (PRODUCT.md §4): ODCS v3 (`apiVersion`, `kind:
+ * A data contract in any of the accepted formats (docs/product.md §4): ODCS v3 (`apiVersion`, `kind:
  * DataContract`), Data Contract Specification 1.x (`models`) or 0.9 (`info` + `schema`). The
  * format is detected per document and validated by its own rules (src/contract-formats), so the
  * body is an open object here; it is stored and returned exactly as sent.

@@ -27,13 +27,13 @@ export interface DataProductHooks {
 }
 
 export interface DataProductLimits {
-  /** Output ports one data product may have (PRODUCT.md §1). */
+  /** Output ports one data product may have (docs/product.md §1). */
   maxOutputPorts: number;
 }
 
 export const productFacts = (product: DataProduct) => productFormatOf(product).facts(product);
 
-/** Ports must be unique, and each contract a port names must exist (PRODUCT.md §4). */
+/** Ports must be unique, and each contract a port names must exist (docs/product.md §4). */
 async function portViolations(ex: Executor, organizationId: string, product: DataProduct): Promise<FieldViolation[]> {
   const violations: FieldViolation[] = [];
   const ports = outputPorts(product);

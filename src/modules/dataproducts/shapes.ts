@@ -5,7 +5,7 @@ import { DpsOutputPortSchema, DpsSchema } from "../../product-formats/dps.js";
 export const OutputPortSchema = DpsOutputPortSchema;
 
 /**
- * A data product in either accepted format (PRODUCT.md §4): ODPS v1.0 (`apiVersion`, `kind:
+ * A data product in either accepted format (docs/product.md §4): ODPS v1.0 (`apiVersion`, `kind:
  * DataProduct`) or the Data Product Specification 0.0.1 (`info`, ports with `id`). The format is
  * detected per document and validated by its own rules (src/product-formats); the document is
  * stored and returned exactly as sent, member for member.

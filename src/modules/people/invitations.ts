@@ -39,7 +39,7 @@ export type Accepted = SignedIn | { token: undefined; view: SignedIn["view"] };
 const UNUSABLE = "This link is not valid: it may have expired or been used already. Ask an owner of the organization for a new invitation.";
 
 /**
- * How people join an organization (PRODUCT.md §2). An organization never sets a password: it
+ * How people join an organization (docs/product.md §2). An organization never sets a password: it
  * invites an address, and the invitation grants only that organization's membership, to the
  * account of that address. Accepting creates the account when none exists (the person chooses
  * the password); for an existing account it needs that account's own session. The first-start

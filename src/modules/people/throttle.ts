@@ -5,7 +5,7 @@ import { Problem } from "../../platform/errors.js";
 import { throttleRepository } from "./throttle-repository.js";
 
 /**
- * Sign-in throttling (PRODUCT.md §2). Failures are counted in the database, so every process
+ * Sign-in throttling (docs/product.md §2). Failures are counted in the database, so every process
  * sharing it sees the same counts and no request can flush them. Three counters, one window:
  *
  * | counter | counts failures of                  | at the limit, refuses                           |

@@ -1,5 +1,5 @@
 /**
- * Size limits of stored catalog documents (PRODUCT.md §1): one document, and the documents of one
+ * Size limits of stored catalog documents (docs/product.md §1): one document, and the documents of one
  * list page. Set once from the configuration when the application is built.
  */
 import { Problem } from "../../platform/errors.js";

@@ -39,7 +39,7 @@ type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
  * Answers with documents' JSON text as stored. Fastify sends a string as it is, so the route's
  * response schema documents the answer without serializing it again: a document comes back with
  * its members in the order they were sent, and a big one is not parsed and rendered again to be
- * read (PRODUCT.md §4, documents are returned as sent).
+ * read (docs/product.md §4, documents are returned as sent).
  */
 export function sendStored(reply: FastifyReply, json: string): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(json);
@@ -59,7 +59,7 @@ export const ConditionalHeaders = Type.Object({
   "if-none-match": Type.Optional(Type.String({ description: "`*`: create only; 412 when the id exists." })),
 });
 
-/** PUT-upsert, GET one, GET list and DELETE for a catalog document (PRODUCT.md §3). */
+/** PUT-upsert, GET one, GET list and DELETE for a catalog document (docs/product.md §3). */
 export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOptions<D>): void {
   const base = `/api/${o.plural}`;
   const htmlUrl = (id: string) => o.config.appUrl + pagePath(o.plural, id);

@@ -73,7 +73,7 @@ export interface PutResult<D> {
   etag: string;
 }
 
-/** The request's conditions on the stored version (PRODUCT.md §3, optimistic concurrency). */
+/** The request's conditions on the stored version (docs/product.md §3, optimistic concurrency). */
 export interface Preconditions {
   /** `If-Match`: a list of entity tags, or `*`. */
   ifMatch?: string;

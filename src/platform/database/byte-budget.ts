@@ -1,5 +1,5 @@
 /**
- * A list page within a byte limit (PAGE_LIMIT_BYTES, PRODUCT.md §1/§3): of the page's rows, given
+ * A list page within a byte limit (PAGE_LIMIT_BYTES, docs/product.md §1/§3): of the page's rows, given
  * with the size of what each would send, those that fit the budget, at least one. Repositories
  * read the sizes first and load only these rows, so rows past the budget are never read.
  */

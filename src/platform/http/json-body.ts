@@ -1,5 +1,5 @@
 /**
- * JSON request bodies (PRODUCT.md §3: malformed JSON is a 400). Besides what `JSON.parse`
+ * JSON request bodies (docs/product.md §3: malformed JSON is a 400). Besides what `JSON.parse`
  * refuses, a body is malformed when it is not UTF-8 (RFC 8259 §8.1; decoding would replace the
  * bytes and store the replacement), when it is empty where the operation needs a document, when
  * it nests deeper than any document may (every later step walks it recursively), and when it holds

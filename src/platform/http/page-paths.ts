@@ -1,6 +1,6 @@
 /**
  * The addresses of the web app's page of one resource, `/<kind>/<id>`, built in one place for the
- * server's `location-html` headers (PRODUCT.md §3) and the web app's own links and API calls.
+ * server's `location-html` headers (docs/product.md §3) and the web app's own links and API calls.
  * No imports: the web app bundles this file as it is.
  *
  * An id is one percent-encoded path segment (a tag's `/` becomes `%2F`). The ids `.` and `..` are

@@ -36,7 +36,7 @@ export const IdParams = Type.Object({ id: ResourceId });
  * would read `1e3`, `0x10`, a blank or `Infinity` as numbers a client never meant.
  */
 export const QUERY_COUNT = "^0*([1-9][0-9]{0,2}|1000)$";
-/** Items per page: 1–10000, as the reference product allows (PRODUCT.md §3). */
+/** Items per page: 1–10000, as the reference product allows (docs/product.md §3). */
 export const QUERY_PAGE_SIZE = "^0*([1-9][0-9]{0,3}|10000)$";
 
 export const PageQuery = {

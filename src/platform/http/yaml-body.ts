@@ -1,7 +1,7 @@
 /**
- * YAML over HTTP (PRODUCT.md §3): catalog documents may be sent as YAML, and a data contract read
+ * YAML over HTTP (docs/product.md §3): catalog documents may be sent as YAML, and a data contract read
  * as YAML. Big documents are parsed and written on a worker thread (`src/workers/`), so that a
- * few megabytes of YAML never hold the event loop (PRODUCT.md §1).
+ * few megabytes of YAML never hold the event loop (docs/product.md §1).
  */
 import type { FastifyRequest } from "fastify";
 import { Problem, type FieldViolation } from "../errors.js";

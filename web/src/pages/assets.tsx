@@ -3,7 +3,7 @@ import { Badge, Empty, PageHeader, Table } from "../ui.js";
 import { TeamLink } from "./dataproducts.js";
 import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "./catalog-parts.js";
 
-/** Assets (PRODUCT.md §8): what data platforms sync, shown as they sent it, with the tags assigned in Steward. */
+/** Assets (docs/product.md §8): what data platforms sync, shown as they sent it, with the tags assigned in Steward. */
 
 type Column = NonNullable<Asset["columns"]>[number];
 

@@ -4,7 +4,7 @@ import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, Cat
 import { useUrlFilters, TeamLink } from "./dataproducts.js";
 
 /**
- * What the read-only catalog pages share (PRODUCT.md §8: assets, source systems, definitions and
+ * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and
  * tags, which the platforms and tools that sync them edit through the API, not the web app).
  */
 

@@ -3,7 +3,7 @@ import { Badge, PageHeader } from "../ui.js";
 import { TeamLink } from "./dataproducts.js";
 import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "./catalog-parts.js";
 
-/** Source systems, definitions and tags (PRODUCT.md §8): read views of what tools keep through the API. */
+/** Source systems, definitions and tags (docs/product.md §8): read views of what tools keep through the API. */
 
 const dash = <span class="muted">—</span>;
 

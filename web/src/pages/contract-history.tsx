@@ -8,7 +8,7 @@ import { SideBySideDiff } from "./yaml-diff.js";
 import { stringify as toYaml } from "yaml";
 
 /**
- * A contract's versions with the changes between any two, and its latest test results (PRODUCT.md §8,
+ * A contract's versions with the changes between any two, and its latest test results (docs/product.md §8,
  * §9). Test results come from a route a server may not have yet: then the section says so plainly.
  */
 

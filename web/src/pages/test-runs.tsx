@@ -4,7 +4,7 @@ import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad, When } fro
 import { Fact, IdFact, ReadOne } from "./catalog-parts.js";
 
 /**
- * Published test runs of data contracts (PRODUCT.md §8): what `datacontract test --publish` sends,
+ * Published test runs of data contracts (docs/product.md §8): what `datacontract test --publish` sends,
  * and the page its `location-html` names, with every check.
  */
 

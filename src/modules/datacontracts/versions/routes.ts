@@ -9,7 +9,7 @@ import { ChangeReportSchema, ChangesQuery, ContractVersionSummarySchema, Version
 import { DataContractSchema } from "../shapes.js";
 import { sendStored } from "../../shared/document-routes.js";
 
-/** A contract's versions and the differences between them (PRODUCT.md §9). */
+/** A contract's versions and the differences between them (docs/product.md §9). */
 export function contractVersionRoutes(app: App, versions: ContractVersionService): void {
   app.get(
     "/api/datacontracts/:id/versions",

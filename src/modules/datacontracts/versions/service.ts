@@ -63,7 +63,7 @@ export function majorOf(version: string | undefined): number | undefined {
 }
 
 /**
- * A contract's history (PRODUCT.md §9): every stored document as a numbered version, the
+ * A contract's history (docs/product.md §9): every stored document as a numbered version, the
  * differences between any two or against a proposed document (its models and every other member,
  * docs/versions.md), and the gate that refuses a breaking change while approved accesses depend on the contract.
  */

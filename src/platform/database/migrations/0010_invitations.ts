@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import type { DialectName } from "../index.js";
 
 /**
- * Accounts become global and organizations invite (PRODUCT.md §2). An invitation is bound to
+ * Accounts become global and organizations invite (docs/product.md §2). An invitation is bound to
  * (organization, address) and grants only that membership; the account's password is chosen by
  * the person who accepts it, never by the organization. Sign-in failures move from a
  * per-process map to a table every process shares.

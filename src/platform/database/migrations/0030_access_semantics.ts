@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import type { DialectName } from "../index.js";
 
 /**
- * Access requests take the reference product's semantics (PRODUCT.md §5):
+ * Access requests take the reference product's semantics (docs/product.md §5):
  * - `info.status` is only requested, approved or rejected. A stored `canceled` access that had
  *   been approved becomes `approved` with `canceled_at` set (its end date was already set by the
  *   cancel); one canceled before any approval becomes `rejected`, closed as it was, with

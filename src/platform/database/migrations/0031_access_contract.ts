@@ -3,7 +3,7 @@ import type { DialectName } from "../index.js";
 
 /**
  * The data contract an access was requested under, as a column: a contract may not be deleted
- * while a requested, approved or active access was granted under it (PRODUCT.md §4).
+ * while a requested, approved or active access was granted under it (docs/product.md §4).
  */
 export default function migration(dialect: DialectName): Migration {
   return {

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
 
 /**
- * Every document a data contract has had, numbered from 1 (PRODUCT.md §9). Existing contracts
+ * Every document a data contract has had, numbered from 1 (docs/product.md §9). Existing contracts
  * start with their current document as version 1.
  */
 export default function migration(_dialect: DialectName): Migration {
