@@ -1,5 +1,5 @@
 /**
- * Open Data Contract Standard v3.0.x–v3.1.0 (`apiVersion: v3.x.y`, `kind: DataContract`).
+ * Open Data Contract Standard v3.0.x–v3.2.0 (`apiVersion: v3.x.y`, `kind: DataContract`).
  * Validated by Steward's own reading of the standard (odcs-shapes.ts), in the edition the document
  * names (odcs-editions.ts); `schema[]` objects with their `properties` are the models.
  */
@@ -11,7 +11,7 @@ import { isRecord } from "../schema-formats/text.js";
 import { customProperty, qualityRules, str } from "./members.js";
 import { conditionalViolations } from "./odcs-rules.js";
 import { odcsDocumentSchema } from "./odcs-shapes.js";
-import { editionOf, ODCS_3_1, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
+import { editionOf, ODCS_3_0, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
 import { fitContract } from "./odcs-fit.js";
 import { contractTitle } from "./title.js";
 import type { ContractDocument, ContractFacts, ContractFormat } from "./types.js";
@@ -86,5 +86,6 @@ export const odcsFormat: ContractFormat = {
   },
   facts,
   models: (doc) => [{ type: "odcs", detectedType: "odcs", models: models(doc) }],
-  toOdcs: (doc) => (editionOf(doc) === ODCS_3_1 ? { ...doc, apiVersion: ODCS_VERSION } : fitContract(doc)),
+  // A 3.1.0 or 3.2.0 contract is already ODCS its edition's schema accepts; only 3.0.x is brought up to 3.1.0.
+  toOdcs: (doc) => (editionOf(doc) === ODCS_3_0 ? fitContract(doc) : { ...doc }),
 };
