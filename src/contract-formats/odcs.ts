@@ -44,7 +44,9 @@ const KINDS: Record<string, ModelKind> = { table: "table", view: "view", materia
 
 function field(property: Record<string, unknown>, name: string): NormalizedField {
   const logical = str(property.logicalType);
-  const type: LogicalType = (logical as LogicalType | undefined) ?? (Array.isArray(property.properties) ? "object" : property.items !== undefined ? "array" : "unknown");
+  const type: LogicalType =
+    (logical as LogicalType | undefined) ??
+    (Array.isArray(property.properties) ? "object" : property.items !== undefined ? "array" : property.map !== undefined ? "map" : "unknown");
   const out: NormalizedField = { name, type, physicalType: str(property.physicalType) ?? logical ?? "", required: property.required === true };
   if (str(property.description) !== undefined) out.description = str(property.description);
   if (property.primaryKey === true) out.primaryKey = true;
@@ -54,8 +56,14 @@ function field(property: Record<string, unknown>, name: string): NormalizedField
   if (typeof options.minLength === "number") out.minLength = options.minLength;
   if (typeof options.maxLength === "number") out.maxLength = options.maxLength;
   if (typeof options.pattern === "string") out.pattern = options.pattern;
+  if (typeof options.dimensions === "number") out.dimensions = options.dimensions;
+  if (Array.isArray(property.enum)) out.enum = property.enum.filter(isRecord).map((entry) => entry.value as string | number | boolean | null);
   const quality = qualityRules(property.quality);
   if (quality) out.quality = quality;
+  if (isRecord(property.map)) {
+    if (isRecord(property.map.key)) out.key = field(property.map.key, "key");
+    if (isRecord(property.map.value)) out.items = field(property.map.value, "value");
+  }
   if (Array.isArray(property.properties)) out.fields = property.properties.filter(isRecord).map((p) => field(p, String(p.name)));
   if (isRecord(property.items)) out.items = field(property.items, "items");
   return out;
