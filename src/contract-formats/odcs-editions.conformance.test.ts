@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { officialSchema } from "../../test/helpers/standards.js";
 import { odcsFormat } from "./odcs.js";
+import { liftTo32 } from "./odcs-lift.js";
 
 /**
  * Steward's verdict on ODCS documents must be the official schema's, edition by edition: 3.0.x
@@ -226,5 +227,17 @@ describe.each(["v3.0.2", "v3.0.0"])("ODCS %s converted to 3.1.0", (apiVersion) =
   it.each(valid)("%s: validates against the official 3.1.0 schema", (_name, doc) => {
     const converted = odcsFormat.toOdcs(doc as Doc & { id: string });
     expect(latest(converted) ? [] : latest.errors).toEqual([]);
+  });
+});
+
+describe.each(["v3.0.2", "v3.0.0", "v3.1.0"])("ODCS %s brought up to 3.2.0", (apiVersion) => {
+  const official = officialSchema(OFFICIAL[apiVersion]!);
+  const target = officialSchema(OFFICIAL["v3.2.0"]!);
+  const valid = CASES.map(([name, path, value]) => [name, change(contract(apiVersion), path, structuredClone(value))] as const).filter(([, doc]) => official(doc));
+
+  it.each(valid)("%s: validates against the official 3.2.0 schema", (_name, doc) => {
+    const lifted = liftTo32(odcsFormat.toOdcs(doc as Doc & { id: string }));
+    expect(lifted.apiVersion).toBe("v3.2.0");
+    expect(target(lifted) ? [] : target.errors).toEqual([]);
   });
 });

@@ -120,6 +120,24 @@ export function contractStandardTests(check: StandardsCheck): void {
       check.valid(ODCS_32, odcs);
     });
 
+    it("converts contracts of every format to ODCS v3.2.0 with odcsVersion=v3.2.0", async () => {
+      const doc = { ...parse(fixture("odcs-shipments.yaml")), id: "shipments-32" };
+      doc.schema[0].properties.push({ name: "note", physicalType: "text" });
+      expect((await t.api("PUT", "/api/datacontracts/shipments-32", doc)).status).toBe(200);
+      const odcs = (await t.api("GET", "/api/datacontracts/shipments-32?format=odcs&odcsVersion=v3.2.0")).body;
+      expect(odcs.apiVersion).toBe("v3.2.0");
+      expect(odcs.schema[0].properties.at(-1)).toEqual({ name: "note", physicalType: "text", logicalType: "string", customProperties: [{ property: "logicalTypeUnstated", value: true }] });
+      check.valid(ODCS_32, odcs);
+      const yaml = parse((await t.api("GET", "/api/datacontracts/shipments-32/datacontract.yaml?format=odcs&odcsVersion=v3.2.0")).text);
+      expect(yaml).toEqual(odcs);
+      const dcs = parse(fixture("dcs-1-orders.yaml"));
+      expect((await t.api("PUT", "/api/datacontracts/orders-dcs-32", { ...dcs, id: "orders-dcs-32" })).status).toBe(200);
+      const fromDcs = (await t.api("GET", "/api/datacontracts/orders-dcs-32?format=odcs&odcsVersion=v3.2.0")).body;
+      expect(fromDcs.apiVersion).toBe("v3.2.0");
+      check.valid(ODCS_32, fromDcs);
+      expect((await t.api("GET", "/api/datacontracts/orders-dcs-32?format=odcs&odcsVersion=v9")).status).toBe(400);
+    });
+
     it("holds an ODCS v3.2.0 contract to its edition's rules, and a v3.1.0 contract to 3.1.0's", async () => {
       const doc = parse(fixture("odcs-3.2-parcels.yaml"));
       doc.schema[0].properties[2] = { name: "scans_per_depot", logicalType: "map" };
