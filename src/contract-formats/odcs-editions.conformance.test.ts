@@ -170,6 +170,8 @@ const CASES: Array<[string, string, unknown]> = [
   ["an enumeration", `${P}.enum`, [{ value: "small", label: "Small" }, { value: 2, description: "two" }, { value: null }]],
   ["an empty enumeration", `${P}.enum`, []],
   ["an enumeration entry without value", `${P}.enum`, [{ label: "Small" }]],
+  ["an enumeration entry written twice", `${P}.enum`, [{ value: "a", label: "A" }, { label: "A", value: "a" }]],
+  ["two enumeration entries of one value", `${P}.enum`, [{ value: "a", label: "A" }, { value: "a", label: "B" }]],
   ["an enumeration value that is an object", `${P}.enum`, [{ value: { a: 1 } }]],
   ["an enumeration entry with an unknown member", `${P}.enum`, [{ value: "a", note: 1 }]],
   ["a map", P, { name: "m", logicalType: "map", map: { key: { logicalType: "string" }, value: { logicalType: "integer", logicalTypeOptions: { minimum: 0 } } } }],

@@ -101,6 +101,25 @@ function describe(schema: Record<string, unknown>): string {
   return `${type}${bounds}${pattern}`;
 }
 
+/** The same value written with its members in any order. */
+function canonical(value: unknown, depth = 0): string {
+  if (depth > 256 || value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(",")}]`;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(",")}}`;
+}
+
+/** Entries of a list that must differ, found with one pass (a schema's uniqueItems compares every pair). */
+function duplicateViolations(list: unknown[], path: Segment[], out: FieldViolation[]): void {
+  const seen = new Map<string, number>();
+  list.forEach((entry, i) => {
+    const key = canonical(entry);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else out.push({ field: renderPath("", [...path, i]), message: `repeats entry ${first}: the entries must differ` });
+  });
+}
+
 /**
  * `map` belongs to logicalType map, which requires it. The edition's schema applies that
  * requirement also when a property names no logicalType, so such a property is asked to name one.
@@ -137,6 +156,7 @@ export function conditionalViolations(doc: Record<string, unknown>, edition: Odc
       out.push({ field: renderPath("", [...path, "items"]), message: "items need logicalType array" });
     }
     if (edition.maps) mapViolations(node, path, out);
+    if (Array.isArray(node.enum)) duplicateViolations(node.enum, [...path, "enum"], out);
     if (Array.isArray(node.properties)) node.properties.forEach((p, i) => property(p, [...path, "properties", i], depth + 1));
     if (node.items !== undefined) property(node.items, [...path, "items"], depth + 1, true);
     if (isRecord(node.map)) for (const part of ["key", "value"]) if (node.map[part] !== undefined) property(node.map[part], [...path, "map", part], depth + 1, true);
