@@ -16,7 +16,6 @@ import { fitContract } from "./odcs-fit.js";
 import { contractTitle } from "./title.js";
 import type { ContractDocument, ContractFacts, ContractFormat } from "./types.js";
 
-export const ODCS_VERSION = "v3.1.0";
 
 const validators = new Map<OdcsEdition, ValidateFunction>();
 
