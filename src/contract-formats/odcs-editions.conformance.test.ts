@@ -209,6 +209,12 @@ const CASES: Array<[string, string, unknown]> = [
   ["an id on a relationship", `${P}.relationships`, [{ id: "fk.carrier", to: "carriers.id" }]],
   ["a relationship to a dashed shorthand reference", `${P}.relationships`, [{ to: "carrier-data.carriers.id" }]],
   ["a relationship to a .yml reference", `${P}.relationships`, [{ to: "other.yml#/schema/carriers/properties/id" }]],
+  ["a stable id with a dot", "schema.0.id", "fdir.dataset"],
+  ["a map without its key", P, { name: "m", logicalType: "map", map: { value: { logicalType: "string" } } }],
+  ["a server encoding that is a number", "servers", [{ server: "s", type: "kafka", host: "h", encoding: 8 }]],
+  ["a custom property vendor that is a number", "customProperties", [{ property: "a", value: 1, vendor: 1 }]],
+  ["an SLA authoritative definition without type", "slaProperties", [{ property: "latency", value: 1, authoritativeDefinitions: [{ url: "https://x.example" }] }]],
+  ["a port that is a boolean", "servers", [{ server: "s", type: "postgres", host: "h", port: true, database: "d", schema: "s" }]],
 ];
 
 describe.each(Object.keys(OFFICIAL))("ODCS %s is judged as its official schema judges it", (apiVersion) => {
