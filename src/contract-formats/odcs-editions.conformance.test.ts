@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { officialSchema } from "../../test/helpers/standards.js";
 import { odcsFormat } from "./odcs.js";
+import { liftTo32 } from "./odcs-lift.js";
 
 /**
  * Steward's verdict on ODCS documents must be the official schema's, edition by edition: 3.0.x
- * documents by the 3.0.2 schema, 3.1.0 documents by the 3.1.0 schema. Each case is one small
+ * documents by the 3.0.2 schema, 3.1.0 documents by the 3.1.0 schema, 3.2.0 ones by the 3.2.0 schema. Each case is one small
  * change to a valid contract, most of them on a line where the two editions disagree.
  */
-const OFFICIAL: Record<string, string> = { "v3.0.2": "odcs-json-schema-v3.0.2.json", "v3.0.0": "odcs-json-schema-v3.0.2.json", "v3.1.0": "odcs-json-schema-v3.1.0.json" };
+const OFFICIAL: Record<string, string> = { "v3.0.2": "odcs-json-schema-v3.0.2.json", "v3.0.0": "odcs-json-schema-v3.0.2.json", "v3.1.0": "odcs-json-schema-v3.1.0.json",
+  "v3.2.0": "odcs-json-schema-v3.2.0.json",
+};
 
 type Doc = Record<string, unknown>;
 
@@ -147,6 +150,71 @@ const CASES: Array<[string, string, unknown]> = [
   ["a schema object without name", "schema.0.name", undefined],
   ["a property without name", `${P}.name`, undefined],
   ["another kind", "kind", "DataProduct"],
+  // What 3.2.0 added and changed.
+  ["no status", "status", undefined],
+  ["context as text", "context", "Answer in English; parcels are counted per day."],
+  ["context with instructions, statements and constraints", "context", { instructions: "i", verifiedStatements: [{ question: "q", answer: "a", tags: ["t"] }], constraints: [{ id: "c1", constraint: "c" }] }],
+  ["context with an unknown member", "context", { instructions: "i", note: 1 }],
+  ["a verified statement without question", "context", { verifiedStatements: [{ answer: "a" }] }],
+  ["a context constraint without its text", "context", { constraints: [{ id: "c1" }] }],
+  ["context on a schema object", "schema.0.context", { instructions: "i" }],
+  ["context on a property", `${P}.context`, "i"],
+  ["synonyms on a schema object", "schema.0.synonyms", [{ synonym: "shipments", locale: "en-GB", source: "glossary" }]],
+  ["synonyms on a property", `${P}.synonyms`, [{ id: "s1", synonym: "parcel number" }]],
+  ["a synonym without its text", `${P}.synonyms`, [{ locale: "en" }]],
+  ["a synonym with an unknown member", `${P}.synonyms`, [{ synonym: "x", note: 1 }]],
+  ["a deprecated property", `${P}.deprecated`, true],
+  ["deprecated as text", "schema.0.deprecated", "yes"],
+  ["a semantic type", `${P}.semanticType`, "dimension"],
+  ["an unknown semantic type", `${P}.semanticType`, "fact"],
+  ["an enumeration", `${P}.enum`, [{ value: "small", label: "Small" }, { value: 2, description: "two" }, { value: null }]],
+  ["an empty enumeration", `${P}.enum`, []],
+  ["an enumeration entry without value", `${P}.enum`, [{ label: "Small" }]],
+  ["an enumeration entry written twice", `${P}.enum`, [{ value: "a", label: "A" }, { label: "A", value: "a" }]],
+  ["two enumeration entries of one value", `${P}.enum`, [{ value: "a", label: "A" }, { value: "a", label: "B" }]],
+  ["an enumeration value that is an object", `${P}.enum`, [{ value: { a: 1 } }]],
+  ["an enumeration entry with an unknown member", `${P}.enum`, [{ value: "a", note: 1 }]],
+  ["a map", P, { name: "m", logicalType: "map", map: { key: { logicalType: "string" }, value: { logicalType: "integer", logicalTypeOptions: { minimum: 0 } } } }],
+  ["a map of objects", P, { name: "m", logicalType: "map", map: { key: { logicalType: "string" }, value: { logicalType: "object", properties: [{ name: "a", logicalType: "string" }] } } }],
+  ["a map without map", P, { name: "m", logicalType: "map" }],
+  ["a map without its value", P, { name: "m", logicalType: "map", map: { key: { logicalType: "string" } } }],
+  ["a map with an unknown member", P, { name: "m", logicalType: "map", map: { key: { logicalType: "string" }, value: { logicalType: "string" }, note: 1 } }],
+  ["a map whose key names no logicalType", P, { name: "m", logicalType: "map", map: { key: {}, value: { logicalType: "string" } } }],
+  ["map on a string", `${P}.map`, { key: { logicalType: "string" }, value: { logicalType: "string" } }],
+  ["a property without logicalType", P, { name: "x", physicalType: "varchar" }],
+  ["a property with map and no logicalType", P, { name: "x", map: { key: { logicalType: "string" }, value: { logicalType: "string" } } }],
+  ["an array of maps", P, { name: "a", logicalType: "array", items: { logicalType: "map", map: { key: { logicalType: "string" }, value: { logicalType: "string" } } } }],
+  ["a vector", P, { name: "v", logicalType: "vector", logicalTypeOptions: { dimensions: 768, elementType: "float32", distanceMetric: "cosine", embeddingModel: "e", normalized: true } }],
+  ["a vector without options", P, { name: "v", logicalType: "vector" }],
+  ["a vector without dimensions", P, { name: "v", logicalType: "vector", logicalTypeOptions: { elementType: "float32" } }],
+  ["a vector of no dimensions", P, { name: "v", logicalType: "vector", logicalTypeOptions: { dimensions: 0 } }],
+  ["a vector with an unknown element type", P, { name: "v", logicalType: "vector", logicalTypeOptions: { dimensions: 3, elementType: "float8" } }],
+  ["a vector with an unknown option", P, { name: "v", logicalType: "vector", logicalTypeOptions: { dimensions: 3, note: 1 } }],
+  ["a postgres server with a port variable", "servers", [{ server: "s", type: "postgres", host: "${DB_HOST}", port: "${DB_PORT}", database: "${DB_NAME:-parcels}", schema: "public" }]],
+  ["a kafka server with a port", "servers", [{ server: "s", type: "kafka", host: "h", port: 9092 }]],
+  ["an s3 server with an encoding", "servers", [{ server: "s", type: "s3", location: "s3://b/p", encoding: "UTF-8" }]],
+  ["a postgres server with an encoding", "servers", [{ server: "s", type: "postgres", host: "h", port: 5432, database: "d", schema: "s", encoding: "UTF-8" }]],
+  ["an s3 location that is a variable", "servers", [{ server: "s", type: "s3", location: "${BUCKET}/parcels" }]],
+  ["an athena server without staging dir", "servers", [{ server: "s", type: "athena", schema: "s", workgroup: "primary" }]],
+  ["an exasol server", "servers", [{ server: "s", type: "exasol", host: "n11..14.example.com", port: 8563, schema: "s" }]],
+  ["an exasol server without host", "servers", [{ server: "s", type: "exasol", schema: "s" }]],
+  ["a hana server", "servers", [{ server: "s", type: "hana", host: "h", port: "30015", database: "d" }]],
+  ["an iceberg server", "servers", [{ server: "s", type: "iceberg", catalog: "c", catalogUrl: "https://catalog.example/api", namespace: "n" }]],
+  ["an iceberg server without catalog url", "servers", [{ server: "s", type: "iceberg", catalog: "c" }]],
+  ["an iceberg server with a relative catalog url", "servers", [{ server: "s", type: "iceberg", catalog: "c", catalogUrl: "catalog/api" }]],
+  ["a teradata server", "servers", [{ server: "s", type: "teradata", host: "h", port: 1025, database: "d" }]],
+  ["a teradata server with a location", "servers", [{ server: "s", type: "teradata", host: "h", location: "s3://x" }]],
+  ["a custom property with a vendor", "customProperties", [{ property: "a", value: 1, vendor: "soda" }]],
+  ["an SLA property with custom properties", "slaProperties", [{ property: "latency", value: 1, customProperties: [{ property: "a", value: 1 }], authoritativeDefinitions: [{ url: "https://x.example", type: "t" }] }]],
+  ["an id on a relationship", `${P}.relationships`, [{ id: "fk.carrier", to: "carriers.id" }]],
+  ["a relationship to a dashed shorthand reference", `${P}.relationships`, [{ to: "carrier-data.carriers.id" }]],
+  ["a relationship to a .yml reference", `${P}.relationships`, [{ to: "other.yml#/schema/carriers/properties/id" }]],
+  ["a stable id with a dot", "schema.0.id", "fdir.dataset"],
+  ["a map without its key", P, { name: "m", logicalType: "map", map: { value: { logicalType: "string" } } }],
+  ["a server encoding that is a number", "servers", [{ server: "s", type: "kafka", host: "h", encoding: 8 }]],
+  ["a custom property vendor that is a number", "customProperties", [{ property: "a", value: 1, vendor: 1 }]],
+  ["an SLA authoritative definition without type", "slaProperties", [{ property: "latency", value: 1, authoritativeDefinitions: [{ url: "https://x.example" }] }]],
+  ["a port that is a boolean", "servers", [{ server: "s", type: "postgres", host: "h", port: true, database: "d", schema: "s" }]],
 ];
 
 describe.each(Object.keys(OFFICIAL))("ODCS %s is judged as its official schema judges it", (apiVersion) => {
@@ -167,5 +235,17 @@ describe.each(["v3.0.2", "v3.0.0"])("ODCS %s converted to 3.1.0", (apiVersion) =
   it.each(valid)("%s: validates against the official 3.1.0 schema", (_name, doc) => {
     const converted = odcsFormat.toOdcs(doc as Doc & { id: string });
     expect(latest(converted) ? [] : latest.errors).toEqual([]);
+  });
+});
+
+describe.each(["v3.0.2", "v3.0.0", "v3.1.0"])("ODCS %s brought up to 3.2.0", (apiVersion) => {
+  const official = officialSchema(OFFICIAL[apiVersion]!);
+  const target = officialSchema(OFFICIAL["v3.2.0"]!);
+  const valid = CASES.map(([name, path, value]) => [name, change(contract(apiVersion), path, structuredClone(value))] as const).filter(([, doc]) => official(doc));
+
+  it.each(valid)("%s: validates against the official 3.2.0 schema", (_name, doc) => {
+    const lifted = liftTo32(odcsFormat.toOdcs(doc as Doc & { id: string }));
+    expect(lifted.apiVersion).toBe("v3.2.0");
+    expect(target(lifted) ? [] : target.errors).toEqual([]);
   });
 });

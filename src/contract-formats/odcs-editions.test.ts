@@ -52,3 +52,23 @@ describe.each(["v3.0.2", "v3.0.0"])("ODCS %s converted to 3.1.0", (apiVersion) =
     expect((converted.schema as Doc[])[0]!.properties).toMatchObject([{ logicalTypeOptions: { exclusiveMinimum: "2020-01-01", maximum: "2030-01-01" } }, {}]);
   });
 });
+
+describe("ODCS v3.2.0 enumerations", () => {
+  const withEnum = (entries: unknown[]) => {
+    const doc = contract("v3.2.0");
+    change(doc, `${P}.enum`, entries);
+    return doc;
+  };
+
+  it("reports an entry written twice, whatever the order of its members", () => {
+    const violations = odcsFormat.validate(withEnum([{ value: "a", label: "A" }, { value: "b" }, { label: "A", value: "a" }]));
+    expect(violations).toEqual([{ field: `schema[0].properties[0].enum[2]`, message: expect.stringContaining("repeats entry 0") }]);
+  });
+
+  it("checks a long enumeration in one pass, not by comparing every pair", () => {
+    const entries = Array.from({ length: 40_000 }, (_, i) => ({ value: `v${i}`, label: `Value ${i}` }));
+    const started = performance.now();
+    expect(odcsFormat.validate(withEnum(entries))).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});

@@ -4,9 +4,9 @@
  * schema. A document is judged by the edition its `apiVersion` names, as the official schema of
  * that edition judges it.
  */
-import { Type } from "@sinclair/typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
 import {
-  LOGICAL_TYPES, OPERATORS, QUALITY_KINDS, SERVER_TYPES, TYPE_OPTIONS,
+  ContextSchema, LOGICAL_TYPES, objectRef, OPERATORS, QUALITY_KINDS, SERVER_TYPES, TYPE_OPTIONS,
   type OdcsObject, type QualityKinds, type ServerTypes, type TypeOptions,
 } from "./odcs-shapes.js";
 
@@ -34,6 +34,21 @@ export interface OdcsEdition {
   };
   /** `items` may hold nested properties whatever their logicalType. */
   readonly itemPropertiesOfAnyType: boolean;
+  /** Members an object has in this edition beyond 3.1.0's. */
+  readonly adds?: Partial<Record<OdcsObject, Record<string, TSchema>>>;
+  /** Members of the contract itself beyond 3.1.0's. */
+  readonly documentAdds?: Record<string, TSchema>;
+  /** A contract may leave out `status`. */
+  readonly statusOptional?: boolean;
+  /** The pattern of a relationship's reference, when it differs from 3.1.0's. */
+  readonly referencePattern?: string;
+  /** Options a logicalType requires whenever `logicalTypeOptions` is given. */
+  readonly requiredOptions?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Properties of logicalType `map` describe their keys and values in `map`; the edition's schema
+   * asks for `map` also on a property that names no logicalType at all.
+   */
+  readonly maps?: boolean;
 }
 
 export const ODCS_3_1: OdcsEdition = {
@@ -102,10 +117,70 @@ export const ODCS_3_0: OdcsEdition = {
   itemPropertiesOfAnyType: true,
 };
 
-export const ODCS_EDITIONS: readonly OdcsEdition[] = [ODCS_3_1, ODCS_3_0];
+/** A network port: a number, or text such as a variable `${DB_PORT}` resolved where the contract is used. */
+const Port = Type.Union([Type.Integer(), Str]);
+const withPort = (members: Record<string, TSchema>) => ("port" in members ? { ...members, port: Port } : members);
+const ENCODED = ["kinesis", "azure", "kafka", "glue", "custom", "local", "sftp", "s3"];
+const SERVER_TYPES_32: ServerTypes = {
+  ...Object.fromEntries(
+    Object.entries(SERVER_TYPES).map(([type, [members, required]]) => [type, [withPort(ENCODED.includes(type) ? { ...members, encoding: Str } : members), required]]),
+  ),
+  athena: [{ ...SERVER_TYPES.athena![0], workgroup: Str }, ["schema"]],
+  exasol: [{ host: Str, port: Port, schema: Str }, ["host"]],
+  hana: [{ host: Str, port: Port, database: Str, schema: Str }, ["host"]],
+  iceberg: [{ catalog: Str, catalogUrl: Type.String({ format: "uri" }), namespace: Str, warehouse: Str }, ["catalog", "catalogUrl"]],
+  teradata: [{ host: Str, port: Port, database: Str }, ["host"]],
+};
+const ELEMENT_32 = { synonyms: Type.Array(objectRef("Synonym")), deprecated: Type.Boolean() };
+const PROPERTY_32 = {
+  ...ELEMENT_32,
+  semanticType: Type.Union(["column", "measure", "dimension"].map((t) => Type.Literal(t))),
+  // Entries must differ (the standard's uniqueItems); checked in linear time in odcs-rules.ts.
+  enum: Type.Array(objectRef("EnumValue"), { minItems: 1 }),
+  // Allowed by the standard only with logicalType map (or none); checked in odcs-rules.ts.
+  map: Type.Object({ key: objectRef("SchemaItemProperty"), value: objectRef("SchemaItemProperty") }, { additionalProperties: false }),
+};
+
+/** 3.2.0: 3.1.0 with AI context, synonyms, enumerations, maps and vectors, ports as text and four more server types. */
+export const ODCS_3_2: OdcsEdition = {
+  ...ODCS_3_1,
+  name: "3.2.0",
+  apiVersions: ["v3.2.0"],
+  logicalTypes: [...LOGICAL_TYPES, "map", "vector"],
+  typeOptions: [
+    ...TYPE_OPTIONS,
+    [
+      ["vector"],
+      {
+        dimensions: Type.Integer({ minimum: 1 }),
+        elementType: Type.Union(["bfloat16", "binary", "float16", "float32", "float64", "int8", "uint8"].map((t) => Type.Literal(t))),
+        distanceMetric: Type.Union(["cosine", "dotProduct", "euclidean", "hamming", "manhattan"].map((t) => Type.Literal(t))),
+        embeddingModel: Str, embeddingModelVersion: Str, normalized: Type.Boolean(),
+      },
+    ],
+  ],
+  requiredOptions: { vector: ["dimensions"] },
+  serverTypes: SERVER_TYPES_32,
+  adds: {
+    CustomProperty: { vendor: Str },
+    SlaProperty: { authoritativeDefinitions: Type.Array(objectRef("AuthoritativeDefinition")), customProperties: Type.Array(objectRef("CustomProperty")) },
+    SchemaObject: { ...ELEMENT_32, context: ContextSchema },
+    SchemaProperty: PROPERTY_32,
+    SchemaItemProperty: PROPERTY_32,
+    RelationshipPropertyLevel: { id: Str },
+    RelationshipSchemaLevel: { id: Str },
+  },
+  documentAdds: { context: ContextSchema },
+  statusOptional: true,
+  referencePattern:
+    "^(?:[A-Za-z_][A-Za-z0-9_-]*(?:\\.[A-Za-z_][A-Za-z0-9_-]*)+|(?:(?:https?://)?[A-Za-z0-9._\\-/]+\\.ya?ml#)?/?[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+(?:/[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+)*)$",
+  maps: true,
+};
+
+export const ODCS_EDITIONS: readonly OdcsEdition[] = [ODCS_3_2, ODCS_3_1, ODCS_3_0];
 export const ODCS_API_VERSIONS = ODCS_EDITIONS.flatMap((e) => e.apiVersions);
 
-/** The edition a document's `apiVersion` names; the latest when it names none Steward knows. */
+/** The edition a document's `apiVersion` names; 3.1.0 when it names none Steward knows. */
 export function editionOf(doc: Record<string, unknown>): OdcsEdition {
   return ODCS_EDITIONS.find((e) => e.apiVersions.includes(doc.apiVersion as string)) ?? ODCS_3_1;
 }

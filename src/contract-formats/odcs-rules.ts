@@ -78,6 +78,9 @@ function optionViolations(property: Record<string, unknown>, path: Segment[], ed
   }
   const members = edition.typeOptions.find(([types]) => types.includes(property.logicalType as string))?.[1];
   if (!members) return;
+  for (const name of edition.requiredOptions?.[property.logicalType as string] ?? []) {
+    if (options[name] === undefined) out.push({ field: renderPath("", [...path, "logicalTypeOptions", name]), message: `is required for logicalType ${property.logicalType}` });
+  }
   for (const [name, value] of Object.entries(options)) {
     const schema = members[name];
     const field = renderPath("", [...path, "logicalTypeOptions", name]);
@@ -96,6 +99,39 @@ function describe(schema: Record<string, unknown>): string {
   const list = schema.minItems === 2 && schema.maxItems === 2 ? "a list of two different numbers" : "a list";
   const type = schema.type === "array" ? list : `a${/^[aeiou]/.test(String(schema.type)) ? "n" : ""} ${schema.type}`;
   return `${type}${bounds}${pattern}`;
+}
+
+/** The same value written with its members in any order. */
+function canonical(value: unknown, depth = 0): string {
+  if (depth > 256 || value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(",")}]`;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(",")}}`;
+}
+
+/** Entries of a list that must differ, found with one pass (a schema's uniqueItems compares every pair). */
+function duplicateViolations(list: unknown[], path: Segment[], out: FieldViolation[]): void {
+  const seen = new Map<string, number>();
+  list.forEach((entry, i) => {
+    const key = canonical(entry);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else out.push({ field: renderPath("", [...path, i]), message: `repeats entry ${first}: the entries must differ` });
+  });
+}
+
+/**
+ * `map` belongs to logicalType map, which requires it. The edition's schema applies that
+ * requirement also when a property names no logicalType, so such a property is asked to name one.
+ */
+function mapViolations(node: Record<string, unknown>, path: Segment[], out: FieldViolation[]): void {
+  const logical = node.logicalType;
+  const field = renderPath("", [...path, "map"]);
+  if (node.map !== undefined && logical !== undefined && logical !== "map") out.push({ field, message: "map needs logicalType map" });
+  else if (node.map === undefined && logical === "map") out.push({ field, message: "is required for logicalType map (its key and value)" });
+  else if (node.map === undefined && logical === undefined) {
+    out.push({ field: renderPath("", [...path, "logicalType"]), message: "is required in ODCS v3.2.0 (the standard's schema asks a property without logicalType for a map)" });
+  }
 }
 
 /** Walks servers, schema objects, their properties (nested, items) and quality rules. */
@@ -119,8 +155,11 @@ export function conditionalViolations(doc: Record<string, unknown>, edition: Odc
     if (node.items !== undefined && logical !== undefined && logical !== "array") {
       out.push({ field: renderPath("", [...path, "items"]), message: "items need logicalType array" });
     }
+    if (edition.maps) mapViolations(node, path, out);
+    if (Array.isArray(node.enum)) duplicateViolations(node.enum, [...path, "enum"], out);
     if (Array.isArray(node.properties)) node.properties.forEach((p, i) => property(p, [...path, "properties", i], depth + 1));
     if (node.items !== undefined) property(node.items, [...path, "items"], depth + 1, true);
+    if (isRecord(node.map)) for (const part of ["key", "value"]) if (node.map[part] !== undefined) property(node.map[part], [...path, "map", part], depth + 1, true);
   };
   if (Array.isArray(doc.schema)) {
     doc.schema.forEach((object, i) => {

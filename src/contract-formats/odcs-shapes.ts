@@ -119,12 +119,24 @@ export const QUALITY_KINDS: QualityKinds = {
 export const QUALITY_DIMENSIONS = ["accuracy", "completeness", "conformity", "consistency", "coverage", "timeliness", "uniqueness"] as const;
 
 
-const REFERENCE = "^(?:[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*|(?:(?:https?://)?[A-Za-z0-9._\\-/]+\\.yaml#)?/?[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+(?:/[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+)*)$";
-const Reference = Type.String({ pattern: REFERENCE });
-const References = Type.Unsafe({
-  anyOf: [Reference, Type.Array(Reference, { minItems: 1 })],
-  "x-message": "must be a reference (`table.column` or `schema/<id>/properties/<id>`) or a non-empty list of them",
-});
+export const REFERENCE = "^(?:[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*|(?:(?:https?://)?[A-Za-z0-9._\\-/]+\\.yaml#)?/?[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+(?:/[A-Za-z_][A-Za-z0-9_]*/[A-Za-z0-9_-]+)*)$";
+function references(pattern: string): TSchema {
+  const Reference = Type.String({ pattern });
+  return Type.Unsafe({
+    anyOf: [Reference, Type.Array(Reference, { minItems: 1 })],
+    "x-message": "must be a reference (`table.column` or `schema/<id>/properties/<id>`) or a non-empty list of them",
+  });
+}
+
+/** Guidance for AI agents and tools on a contract or schema object: text, or instructions with verified statements and constraints. */
+export const ContextSchema = Type.Union([
+  Str,
+  Type.Object(
+    { instructions: opt(Str), verifiedStatements: opt(Type.Array(ref("VerifiedStatement"))), constraints: opt(Type.Array(ref("ContextConstraint"))) },
+    { additionalProperties: false },
+  ),
+]);
+export const objectRef = ref;
 
 /** One object of the standard: its members (every one optional unless `required` names it). */
 export interface ObjectFacts {
@@ -137,6 +149,8 @@ export interface ObjectFacts {
 export const ODCS_OBJECTS = [
   "AuthoritativeDefinition", "CustomProperty", "Role", "SupportItem", "Pricing", "SlaProperty", "TeamMember", "Team", "Server", "DataQuality",
   "RelationshipPropertyLevel", "RelationshipSchemaLevel", "SchemaObject", "SchemaProperty", "SchemaItemProperty",
+  // Objects only a later edition refers to (see `adds` in odcs-editions.ts).
+  "Synonym", "EnumValue", "VerifiedStatement", "ContextConstraint",
 ] as const;
 export type OdcsObject = (typeof ODCS_OBJECTS)[number];
 
@@ -158,6 +172,8 @@ export function objectsOf(edition: OdcsEdition): Record<OdcsObject, ObjectFacts>
     properties: Type.Array(ref("SchemaProperty")), items: ref("SchemaItemProperty"),
   };
   const Scalar = Type.Union([Str, Num, Bool, Type.Null()]);
+  const References = references(edition.referencePattern ?? REFERENCE);
+  const contextEntry = { id: Str, authoritativeDefinitions: AuthoritativeDefinitions, tags: Strings, customProperties: CustomProperties };
   return {
     AuthoritativeDefinition: { members: { id: StableId, url: Str, type: Str, description: Str }, required: ["url", "type"] },
     CustomProperty: { members: { id: StableId, property: Str, value: Type.Unknown(), description: Str }, required: ["property", "value"] },
@@ -223,6 +239,16 @@ export function objectsOf(edition: OdcsEdition): Record<OdcsObject, ObjectFacts>
     },
     SchemaProperty: { members: propertyMembers, required: ["name"] },
     SchemaItemProperty: { members: propertyMembers },
+    Synonym: { members: { id: StableId, synonym: Str, description: Str, locale: Str, source: Str, status: Str, customProperties: CustomProperties }, required: ["synonym"] },
+    EnumValue: {
+      members: {
+        value: Scalar, label: Str, id: StableId, description: Str, customProperties: CustomProperties, authoritativeDefinitions: AuthoritativeDefinitions,
+        tags: Strings,
+      },
+      required: ["value"],
+    },
+    VerifiedStatement: { members: { question: Str, answer: Str, ...contextEntry }, required: ["question"] },
+    ContextConstraint: { members: { constraint: Str, ...contextEntry }, required: ["constraint"] },
   };
 }
 
@@ -232,7 +258,7 @@ const CLOSED_BY_RULES: ReadonlySet<OdcsObject> = new Set(["Server", "DataQuality
 /** The members and required members of one object in an edition. */
 export function objectIn(edition: OdcsEdition, name: OdcsObject, facts: ObjectFacts): { members: Record<string, TSchema>; required: string[] } {
   const lacks = new Set([...(edition.lacks[name] ?? []), ...(edition.stableIds ? [] : ["id"])]);
-  const members = Object.fromEntries(Object.entries(facts.members).filter(([key]) => !lacks.has(key)));
+  const members = { ...Object.fromEntries(Object.entries(facts.members).filter(([key]) => !lacks.has(key))), ...edition.adds?.[name] };
   return { members, required: edition.requires[name] ?? facts.required ?? [] };
 }
 
@@ -261,7 +287,7 @@ export function odcsDocumentSchema(edition: OdcsEdition, apiVersions: readonly s
         name: opt(Str),
         tenant: opt(Str),
         tags: opt(Strings),
-        status: Str,
+        status: edition.statusOptional ? opt(Str) : Str,
         servers: opt(Type.Array(ref("Server"))),
         dataProduct: opt(Str),
         // The one object of the head the standard leaves open.
@@ -282,6 +308,7 @@ export function odcsDocumentSchema(edition: OdcsEdition, apiVersions: readonly s
         authoritativeDefinitions: opt(Type.Array(ref("AuthoritativeDefinition"))),
         customProperties: opt(Type.Array(ref("CustomProperty"))),
         contractCreatedTs: opt(Type.String({ format: "date-time" })),
+        ...Object.fromEntries(Object.entries(edition.documentAdds ?? {}).map(([key, schema]) => [key, opt(schema)])),
       },
       { additionalProperties: false },
     ),

@@ -1,5 +1,5 @@
 /**
- * Open Data Contract Standard v3.0.x–v3.1.0 (`apiVersion: v3.x.y`, `kind: DataContract`).
+ * Open Data Contract Standard v3.0.x–v3.2.0 (`apiVersion: v3.x.y`, `kind: DataContract`).
  * Validated by Steward's own reading of the standard (odcs-shapes.ts), in the edition the document
  * names (odcs-editions.ts); `schema[]` objects with their `properties` are the models.
  */
@@ -11,12 +11,11 @@ import { isRecord } from "../schema-formats/text.js";
 import { customProperty, qualityRules, str } from "./members.js";
 import { conditionalViolations } from "./odcs-rules.js";
 import { odcsDocumentSchema } from "./odcs-shapes.js";
-import { editionOf, ODCS_3_1, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
+import { editionOf, ODCS_3_0, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
 import { fitContract } from "./odcs-fit.js";
 import { contractTitle } from "./title.js";
 import type { ContractDocument, ContractFacts, ContractFormat } from "./types.js";
 
-export const ODCS_VERSION = "v3.1.0";
 
 const validators = new Map<OdcsEdition, ValidateFunction>();
 
@@ -44,7 +43,9 @@ const KINDS: Record<string, ModelKind> = { table: "table", view: "view", materia
 
 function field(property: Record<string, unknown>, name: string): NormalizedField {
   const logical = str(property.logicalType);
-  const type: LogicalType = (logical as LogicalType | undefined) ?? (Array.isArray(property.properties) ? "object" : property.items !== undefined ? "array" : "unknown");
+  const type: LogicalType =
+    (logical as LogicalType | undefined) ??
+    (Array.isArray(property.properties) ? "object" : property.items !== undefined ? "array" : property.map !== undefined ? "map" : "unknown");
   const out: NormalizedField = { name, type, physicalType: str(property.physicalType) ?? logical ?? "", required: property.required === true };
   if (str(property.description) !== undefined) out.description = str(property.description);
   if (property.primaryKey === true) out.primaryKey = true;
@@ -54,8 +55,14 @@ function field(property: Record<string, unknown>, name: string): NormalizedField
   if (typeof options.minLength === "number") out.minLength = options.minLength;
   if (typeof options.maxLength === "number") out.maxLength = options.maxLength;
   if (typeof options.pattern === "string") out.pattern = options.pattern;
+  if (typeof options.dimensions === "number") out.dimensions = options.dimensions;
+  if (Array.isArray(property.enum)) out.enum = property.enum.filter(isRecord).map((entry) => entry.value as string | number | boolean | null);
   const quality = qualityRules(property.quality);
   if (quality) out.quality = quality;
+  if (isRecord(property.map)) {
+    if (isRecord(property.map.key)) out.key = field(property.map.key, "key");
+    if (isRecord(property.map.value)) out.items = field(property.map.value, "value");
+  }
   if (Array.isArray(property.properties)) out.fields = property.properties.filter(isRecord).map((p) => field(p, String(p.name)));
   if (isRecord(property.items)) out.items = field(property.items, "items");
   return out;
@@ -86,5 +93,6 @@ export const odcsFormat: ContractFormat = {
   },
   facts,
   models: (doc) => [{ type: "odcs", detectedType: "odcs", models: models(doc) }],
-  toOdcs: (doc) => (editionOf(doc) === ODCS_3_1 ? { ...doc, apiVersion: ODCS_VERSION } : fitContract(doc)),
+  // A 3.1.0 or 3.2.0 contract is already ODCS its edition's schema accepts; only 3.0.x is brought up to 3.1.0.
+  toOdcs: (doc) => (editionOf(doc) === ODCS_3_0 ? fitContract(doc) : { ...doc }),
 };

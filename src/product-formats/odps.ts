@@ -1,6 +1,7 @@
 /**
- * Open Data Product Standard v1.0 (`apiVersion: v1.0.0`, `kind: DataProduct`), validated by
- * Steward's own reading of the standard. Output ports are keyed by `name` + `version`; what the
+ * Open Data Product Standard v1.0 and v1.1 (`apiVersion: v1.0.0` / `v1.1.0`, `kind: DataProduct`),
+ * validated by Steward's own reading of the edition the document names. Output ports are keyed by
+ * `name` + `version`, or by `name` alone when a 1.1 port has no version (docs/formats.md); what the
  * standard has no member for (`autoApprove`, `containsPii`, `status`, `server`) arrives as port
  * `customProperties`, the way the reference product's own example sends it.
  */
@@ -16,65 +17,94 @@ const closed = (properties: Record<string, TSchema>) => Type.Object(properties, 
 const Str = Type.String();
 const Uri = Type.String({ format: "uri" });
 const Tags = Type.Array(Str);
-const CustomProperties = Type.Array(closed({ property: Str, value: Type.Unknown(), description: opt(Str) }));
-const AuthoritativeDefinitions = Type.Array(closed({ type: Str, url: Uri, description: opt(Str) }));
-const common = { tags: opt(Tags), customProperties: opt(CustomProperties), authoritativeDefinitions: opt(AuthoritativeDefinitions) };
 
-export const OdpsSchema = closed({
-  apiVersion: Type.Union([Type.Literal("v0.9.0"), Type.Literal("v1.0.0")]),
-  kind: Type.Literal("DataProduct"),
-  id: Str,
-  name: opt(Str),
-  version: opt(Str),
-  status: Str,
-  domain: opt(Str),
-  tenant: opt(Str),
-  authoritativeDefinitions: opt(AuthoritativeDefinitions),
-  description: opt(
-    closed({ purpose: opt(Str), limitations: opt(Str), usage: opt(Str), authoritativeDefinitions: opt(AuthoritativeDefinitions), customProperties: opt(CustomProperties) }),
-  ),
-  customProperties: opt(CustomProperties),
-  tags: opt(Tags),
-  inputPorts: opt(Type.Array(closed({ name: Str, version: Str, contractId: Str, ...common }))),
-  outputPorts: opt(
-    Type.Array(
+/** The editions Steward reads: 1.1.0, and 1.0.0 (which also judges the pre-release v0.9.0). */
+export const ODPS_API_VERSIONS = ["v1.1.0", "v1.0.0", "v0.9.0"] as const;
+const is11 = (doc: Record<string, unknown>) => doc.apiVersion === "v1.1.0";
+
+/**
+ * The whole document in one edition. 1.1 adds stable `id`s on list entries, `deprecated`,
+ * `synonyms`, AI `context`, the product's `type`, and makes `status`, a port's `version`, an
+ * input port's `contractId` and an SBOM's `url` optional.
+ */
+function odpsSchema(v11: boolean): TSchema {
+  const none: Record<string, TSchema> = {};
+  const id = v11 ? { id: opt(Str) } : none;
+  const needed = <T extends TSchema>(schema: T) => (v11 ? opt(schema) : schema);
+  const deprecated = v11 ? { deprecated: opt(Type.Boolean()) } : none;
+  const CustomProperties = Type.Array(closed({ ...id, property: Str, value: Type.Unknown(), description: opt(Str) }));
+  const AuthoritativeDefinitions = Type.Array(closed({ ...id, type: Str, url: Uri, description: opt(Str) }));
+  const common = { tags: opt(Tags), customProperties: opt(CustomProperties), authoritativeDefinitions: opt(AuthoritativeDefinitions) };
+  const Synonyms = Type.Array(
+    closed({ id: opt(Str), synonym: Str, description: opt(Str), locale: opt(Str), source: opt(Str), status: opt(Str), customProperties: opt(CustomProperties) }),
+  );
+  const entry = { id: opt(Str), authoritativeDefinitions: opt(AuthoritativeDefinitions), tags: opt(Tags), customProperties: opt(CustomProperties) };
+  const Context = closed({
+    instructions: opt(Str),
+    verifiedStatements: opt(Type.Array(closed({ ...entry, question: Str, answer: opt(Str) }))),
+    constraints: opt(Type.Array(closed({ ...entry, constraint: Str }))),
+  });
+  const described = v11 ? { ...deprecated, synonyms: opt(Synonyms), context: opt(Context) } : none;
+  return closed({
+    apiVersion: Type.Union(ODPS_API_VERSIONS.map((v) => Type.Literal(v))),
+    kind: Type.Literal("DataProduct"),
+    id: Str,
+    name: opt(Str),
+    version: opt(Str),
+    status: needed(Str),
+    domain: opt(Str),
+    tenant: opt(Str),
+    ...(v11 ? { type: opt(Str) } : none),
+    ...described,
+    authoritativeDefinitions: opt(AuthoritativeDefinitions),
+    description: opt(
+      closed({ purpose: opt(Str), limitations: opt(Str), usage: opt(Str), authoritativeDefinitions: opt(AuthoritativeDefinitions), customProperties: opt(CustomProperties) }),
+    ),
+    customProperties: opt(CustomProperties),
+    tags: opt(Tags),
+    inputPorts: opt(Type.Array(closed({ ...id, name: Str, version: needed(Str), contractId: needed(Str), ...deprecated, ...common }))),
+    outputPorts: opt(
+      Type.Array(
+        closed({
+          ...id,
+          name: Str,
+          description: opt(Str),
+          type: opt(Str),
+          version: needed(Str),
+          contractId: opt(Str),
+          sbom: opt(Type.Array(closed({ ...id, type: opt(Str), url: needed(Uri) }))),
+          inputContracts: opt(Type.Array(closed({ id: Str, version: Str }))),
+          ...described,
+          ...common,
+        }),
+      ),
+    ),
+    managementPorts: opt(
+      Type.Array(closed({ ...id, name: Str, content: Str, type: opt(Str), url: opt(Uri), channel: opt(Str), description: opt(Str), ...deprecated, ...common })),
+    ),
+    support: opt(
+      Type.Array(closed({ ...id, channel: Str, url: Uri, description: opt(Str), tool: opt(Str), scope: opt(Str), invitationUrl: opt(Uri), ...common })),
+    ),
+    team: opt(
       closed({
-        name: Str,
+        name: opt(Str),
         description: opt(Str),
-        type: opt(Str),
-        version: Str,
-        contractId: opt(Str),
-        sbom: opt(Type.Array(closed({ type: opt(Str), url: Uri }))),
-        inputContracts: opt(Type.Array(closed({ id: Str, version: Str }))),
+        members: opt(
+          Type.Array(
+            closed({
+              ...id, username: Str, name: opt(Str), description: opt(Str), role: opt(Str), dateIn: opt(Type.String({ format: "date" })),
+              dateOut: opt(Type.String({ format: "date" })), replacedByUsername: opt(Str), ...common,
+            }),
+          ),
+        ),
         ...common,
       }),
     ),
-  ),
-  managementPorts: opt(
-    Type.Array(closed({ name: Str, content: Str, type: opt(Str), url: opt(Uri), channel: opt(Str), description: opt(Str), ...common })),
-  ),
-  support: opt(
-    Type.Array(closed({ channel: Str, url: Uri, description: opt(Str), tool: opt(Str), scope: opt(Str), invitationUrl: opt(Uri), ...common })),
-  ),
-  team: opt(
-    closed({
-      name: opt(Str),
-      description: opt(Str),
-      members: opt(
-        Type.Array(
-          closed({
-            username: Str, name: opt(Str), description: opt(Str), role: opt(Str), dateIn: opt(Type.String({ format: "date" })),
-            dateOut: opt(Type.String({ format: "date" })), replacedByUsername: opt(Str), ...common,
-          }),
-        ),
-      ),
-      ...common,
-    }),
-  ),
-  productCreatedTs: opt(Type.String({ format: "date-time" })),
-});
+    productCreatedTs: opt(Type.String({ format: "date-time" })),
+  });
+}
 
-let structure: ValidateFunction | undefined;
+const structures = new Map<boolean, ValidateFunction>();
 
 /** A custom property that is a yes/no flag: `true` or the text "true". */
 function flag(port: Record<string, unknown>, name: string): boolean {
@@ -83,28 +113,33 @@ function flag(port: Record<string, unknown>, name: string): boolean {
 }
 
 /**
- * The standard has no archetype member, so it arrives as a custom property: `archetype`, or
+ * 1.1 names it `type`. 1.0 has no archetype member, so there it arrives as a custom property: `archetype`, or
  * `type` as the reference product's own example product sends it (`consumer-aligned`).
  */
 function archetypeOf(doc: Record<string, unknown>): string | undefined {
+  if (is11(doc) && str(doc.type) !== undefined) return str(doc.type);
   return str(customProperty(doc.customProperties, "archetype")?.value) ?? str(customProperty(doc.customProperties, "type")?.value);
 }
 
-/** The name an access uses for an ODPS output port. */
-export const portRef = (name: unknown, version: unknown) => `${String(name)}@${String(version)}`;
+/** The name an access uses for an ODPS output port: `<name>@<version>`, or its name alone when it has no version (1.1). */
+export const portRef = (name: unknown, version: unknown) => (version === undefined ? String(name) : `${String(name)}@${String(version)}`);
+const versionOk = (version: unknown, v11: boolean) => typeof version === "string" || (v11 && version === undefined);
 
 export const odpsFormat: ProductFormat = {
   name: "odps",
-  label: "Open Data Product Standard v1.0",
+  label: "Open Data Product Standard v1",
   detects: (doc) => doc.apiVersion !== undefined || doc.kind === "DataProduct",
   validate(doc) {
-    structure ??= createAjv().compile(OdpsSchema);
+    const v11 = is11(doc);
+    let structure = structures.get(v11);
+    if (!structure) structures.set(v11, (structure = createAjv().compile(odpsSchema(v11))));
     const violations = structure(doc) ? [] : standardViolations(structure.errors);
     const seen = new Map<string, number>();
     (Array.isArray(doc.outputPorts) ? doc.outputPorts : []).forEach((port, i) => {
-      if (!isRecord(port) || typeof port.name !== "string" || typeof port.version !== "string") return;
+      if (!isRecord(port) || typeof port.name !== "string" || !versionOk(port.version, v11)) return;
       const ref = portRef(port.name, port.version);
-      if (seen.has(ref)) violations.push({ field: `outputPorts[${i}].version`, message: `output port ${ref} is already outputPorts[${seen.get(ref)}]: name and version identify a port` });
+      const field = `outputPorts[${i}].${port.version === undefined ? "name" : "version"}`;
+      if (seen.has(ref)) violations.push({ field, message: `output port ${ref} is already outputPorts[${seen.get(ref)}]: name and version identify a port` });
       else seen.set(ref, i);
     });
     return violations;
@@ -122,7 +157,7 @@ export const odpsFormat: ProductFormat = {
   outputPorts(doc) {
     if (!Array.isArray(doc.outputPorts)) return [];
     return doc.outputPorts.flatMap((port, i): OutputPortView[] => {
-      if (!isRecord(port) || typeof port.name !== "string" || typeof port.version !== "string") return [];
+      if (!isRecord(port) || typeof port.name !== "string" || !versionOk(port.version, is11(doc))) return [];
       const server = customProperty(port.customProperties, "server")?.value;
       const status = customProperty(port.customProperties, "status")?.value;
       return [
@@ -130,7 +165,7 @@ export const odpsFormat: ProductFormat = {
           id: portRef(port.name, port.version),
           path: `outputPorts[${i}]`,
           name: port.name,
-          version: port.version,
+          ...(typeof port.version === "string" ? { version: port.version } : {}),
           type: str(port.type),
           status: str(status),
           dataContractId: str(port.contractId) ?? null,

@@ -31,6 +31,7 @@ export type LogicalType =
   | "object"
   | "array"
   | "map"
+  | "vector"
   | "enum"
   | "union"
   | "range"
@@ -53,6 +54,10 @@ export interface NormalizedField {
   fields?: NormalizedField[];
   /** Element type of an array (or value type of a map). */
   items?: NormalizedField;
+  /** Key type of a map. */
+  key?: NormalizedField;
+  /** Length of a vector (ODCS `logicalTypeOptions.dimensions`). */
+  dimensions?: number;
   /** Allowed symbols of an enum. */
   symbols?: string[];
   /** Part of the model's primary key (ODCS `primaryKey`, DCS `primaryKey`/`primary`). */

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { contractToOdcs, parseContractAhead } from "../../contract-formats/models.js";
+import { liftTo32, ODCS_32_VERSION } from "../../contract-formats/odcs-lift.js";
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/shapes.js";
 import { yamlText } from "../../platform/http/yaml-body.js";
@@ -16,7 +17,12 @@ import { PutContractQuery } from "./versions/shapes.js";
 
 const FormatQuery = {
   format: Type.Optional(
-    Type.Union([Type.Literal("odcs")], { description: "odcs: the contract converted to ODCS v3.1.0, whatever format it was stored in." }),
+    Type.Union([Type.Literal("odcs")], {
+      description: "odcs: the contract converted to ODCS, whatever format it was stored in: v3.1.0, or as stored when it is ODCS v3.1.0 or v3.2.0.",
+    }),
+  ),
+  odcsVersion: Type.Optional(
+    Type.Union([Type.Literal("v3.2.0")], { description: "With format=odcs: the ODCS edition to convert to; v3.2.0 brings any contract up to 3.2.0." }),
   ),
 };
 
@@ -24,7 +30,8 @@ const FormatQuery = {
 async function asRequested(contract: DataContract, query: Record<string, string | undefined>) {
   if (query.format !== "odcs") return contract;
   await parseContractAhead(contract);
-  return contractToOdcs(contract);
+  const odcs = contractToOdcs(contract);
+  return query.odcsVersion === ODCS_32_VERSION ? liftTo32(odcs) : odcs;
 }
 
 export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config, database: Database): void {
@@ -53,7 +60,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
         response: { 200: Type.String({ description: "YAML" }), ...errors(404) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string } }>, reply) => {
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string; odcsVersion?: string } }>, reply) => {
       // As written when it was sent as YAML (comments and order kept); generated otherwise, and for a conversion.
       const { contract, text: written } = await contractYamlText(contracts, database.db, principalOf(request), request.params.id);
       const text = written !== null && request.query.format === undefined ? written : await yamlText(await asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);

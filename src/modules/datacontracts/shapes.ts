@@ -54,6 +54,8 @@ const FieldSchema: ReturnType<typeof Type.Recursive> = Type.Recursive(
         tests: Type.Optional(Type.Array(Type.String())),
         fields: Type.Optional(Type.Array(Self)),
         items: Type.Optional(Self),
+        key: Type.Optional(Self),
+        dimensions: Type.Optional(Type.Integer({ description: "Length of a vector." })),
         symbols: Type.Optional(Type.Array(Type.String())),
         primaryKey: Type.Optional(Type.Boolean()),
         unique: Type.Optional(Type.Boolean()),

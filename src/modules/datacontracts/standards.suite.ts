@@ -6,6 +6,7 @@ import { fixture } from "../../../test/helpers/fixtures.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 const ODCS = "odcs-json-schema-v3.1.0.json";
+const ODCS_32 = "odcs-json-schema-v3.2.0.json";
 
 const DBT = `version: 2
 models:
@@ -101,6 +102,61 @@ export function contractStandardTests(check: StandardsCheck): void {
       const odcs = (await t.api("GET", "/api/datacontracts/invoices?format=odcs")).body;
       expect(odcs.apiVersion).toBe("v3.1.0");
       check.valid(ODCS, odcs);
+    });
+
+    it("accepts an ODCS v3.2.0 contract and gives its models with enum values, map key and value types and vector dimensions", async () => {
+      const text = fixture("odcs-3.2-parcels.yaml");
+      const sent = parse(text);
+      check.valid(ODCS_32, sent);
+      const put = await t.api("PUT", "/api/datacontracts/parcels-32", undefined, { raw: text, ...yamlHeaders });
+      expect(put.status, put.text).toBe(200);
+      expect((await t.api("GET", "/api/datacontracts/parcels-32")).body).toEqual(sent);
+      const fields = (await t.api("GET", "/api/datacontracts/parcels-32/models")).body.models[0].fields;
+      expect(fields[1]).toMatchObject({ name: "size", type: "string", enum: ["S", "M", "L"] });
+      expect(fields[2]).toMatchObject({ name: "scans_per_depot", type: "map", key: { type: "string" }, items: { type: "integer" } });
+      expect(fields[3]).toMatchObject({ name: "label_embedding", type: "vector", dimensions: 384 });
+      const odcs = (await t.api("GET", "/api/datacontracts/parcels-32?format=odcs")).body;
+      expect(odcs).toEqual(sent);
+      check.valid(ODCS_32, odcs);
+    });
+
+    it("converts contracts of every format to ODCS v3.2.0 with odcsVersion=v3.2.0", async () => {
+      const doc = { ...parse(fixture("odcs-shipments.yaml")), id: "shipments-32" };
+      doc.schema[0].properties.push({ name: "note", physicalType: "text" });
+      expect((await t.api("PUT", "/api/datacontracts/shipments-32", doc)).status).toBe(200);
+      const odcs = (await t.api("GET", "/api/datacontracts/shipments-32?format=odcs&odcsVersion=v3.2.0")).body;
+      expect(odcs.apiVersion).toBe("v3.2.0");
+      expect(odcs.schema[0].properties.at(-1)).toEqual({ name: "note", physicalType: "text", logicalType: "string", customProperties: [{ property: "logicalTypeUnstated", value: true }] });
+      check.valid(ODCS_32, odcs);
+      const yaml = parse((await t.api("GET", "/api/datacontracts/shipments-32/datacontract.yaml?format=odcs&odcsVersion=v3.2.0")).text);
+      expect(yaml).toEqual(odcs);
+      const dcs = parse(fixture("dcs-1-orders.yaml"));
+      expect((await t.api("PUT", "/api/datacontracts/orders-dcs-32", { ...dcs, id: "orders-dcs-32" })).status).toBe(200);
+      const fromDcs = (await t.api("GET", "/api/datacontracts/orders-dcs-32?format=odcs&odcsVersion=v3.2.0")).body;
+      expect(fromDcs.apiVersion).toBe("v3.2.0");
+      check.valid(ODCS_32, fromDcs);
+      expect((await t.api("GET", "/api/datacontracts/orders-dcs-32?format=odcs&odcsVersion=v9")).status).toBe(400);
+    });
+
+    it("holds an ODCS v3.2.0 contract to its edition's rules, and a v3.1.0 contract to 3.1.0's", async () => {
+      const doc = parse(fixture("odcs-3.2-parcels.yaml"));
+      doc.schema[0].properties[2] = { name: "scans_per_depot", logicalType: "map" };
+      doc.schema[0].properties[3].logicalTypeOptions = { elementType: "float32" };
+      const res = await t.api("PUT", "/api/datacontracts/parcels-32-bad", { ...doc, id: "parcels-32-bad" });
+      check.invalid(ODCS_32, { ...doc, id: "parcels-32-bad" });
+      expect(res.status).toBe(422);
+      expect(res.body.violations).toEqual(
+        expect.arrayContaining([
+          { field: "schema[0].properties[2].map", message: expect.stringContaining("required") },
+          { field: "schema[0].properties[3].logicalTypeOptions.dimensions", message: expect.stringContaining("required") },
+        ]),
+      );
+      const older = { ...parse(fixture("odcs-3.2-parcels.yaml")), apiVersion: "v3.1.0", id: "parcels-31" };
+      const refused = await t.api("PUT", "/api/datacontracts/parcels-31", older);
+      check.invalid(ODCS, older);
+      expect(refused.status).toBe(422);
+      expect(refused.body.violations.map((v: any) => v.field)).toEqual(expect.arrayContaining(["context", "servers[0].port", "schema[0].synonyms"]));
+      expect((await t.api("GET", "/api/datacontracts/parcels-31")).status).toBe(404);
     });
 
     it("reports ODCS violations of a YAML body with their path, line and column", async () => {

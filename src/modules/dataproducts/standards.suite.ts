@@ -61,6 +61,32 @@ export function productStandardTests(check: StandardsCheck): void {
       expect(res.status).toBe(409);
     });
 
+    it("accepts an ODPS v1.1.0 product, names a port without version by its name, and reads its type as the archetype", async () => {
+      const text = fixture("odps-1.1-parcels.yaml");
+      const sent = parse(text);
+      check.valid("odps-json-schema-v1.1.0.json", sent);
+      const res = await t.api("PUT", "/api/dataproducts/parcels-product", undefined, { raw: text, ...yaml });
+      expect(res.status, res.text).toBe(200);
+      expect((await t.api("GET", "/api/dataproducts/parcels-product")).body).toEqual(sent);
+      expect(await eventsOf("parcels-product")).toEqual(["DataProductCreatedEvent", "OutputPortCreatedEvent:live", "OutputPortCreatedEvent:warehouse@1.0.0"]);
+      expect((await t.api("GET", "/api/dataproducts?archetype=sourceAligned")).body.map((p: any) => p.id)).toEqual(["parcels-product"]);
+      const access = await t.api("PUT", "/api/access/a-live", { info: { purpose: "Alerts" }, provider: { dataProductId: "parcels-product", outputPortId: "live" }, consumer: { teamId: "marketing" } });
+      expect(access.status, access.text).toBe(200);
+      expect(access.body.info.status).toBe("approved");
+      expect(access.body.provider).toMatchObject({ dataContractId: "shipments" });
+
+      // Two ports of one name without versions cannot be told apart; 1.0 requires the version.
+      const twice = { ...sent, id: "parcels-twice", outputPorts: [sent.outputPorts[0], { name: "live", type: "api" }] };
+      const refused = await t.api("PUT", "/api/dataproducts/parcels-twice", twice);
+      expect(refused.status).toBe(422);
+      expect(refused.body.violations).toEqual(expect.arrayContaining([{ field: "outputPorts[1].name", message: expect.stringContaining("live") }]));
+      const older = { apiVersion: "v1.0.0", kind: "DataProduct", status: "active", domain: "logistics", outputPorts: [{ name: "live", contractId: "shipments" }] };
+      check.invalid("odps-json-schema-v1.0.0.json", { ...older, id: "parcels-10" });
+      const old = await t.api("PUT", "/api/dataproducts/parcels-10", older);
+      expect(old.status).toBe(422);
+      expect(old.body.violations.map((v: any) => v.field)).toEqual(["outputPorts[0].version"]);
+    });
+
     it("applies the ODPS owner rule and reports ODPS violations with paths and lines", async () => {
       const base = { apiVersion: "v1.0.0", kind: "DataProduct", status: "draft" };
       expect((await t.api("PUT", "/api/dataproducts/p-domain", { ...base, domain: "marketing" })).status).toBe(200);
