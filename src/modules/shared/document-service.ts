@@ -185,18 +185,19 @@ export class DocumentService<D extends Document> {
     return (await this.getStored(p, id)).doc;
   }
 
-  /** One document as stored: its JSON text at hand, the document parsed only when read. */
   /**
    * What can be decided before a change's body is read: whether the principal may change the
-   * document as it is stored (or, for a new one, at this id) at all, whatever the body says. The
-   * change checks again, with the body, inside its transaction.
+   * document as it is stored (or, for a new one, at this id) at all, whatever the body says. It is
+   * judged as an edit that keeps the stored document's owner; the change checks again, with the
+   * body and what it really does (add, edit or delete), inside its transaction.
    */
   async authorizeBeforeBody(p: Principal, id: string): Promise<void> {
     if (p.scope === "organization") return;
     const stored = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
-    this.definition.authorize(p, id, stored?.doc, undefined);
+    this.definition.authorize(p, id, stored?.doc, stored?.doc);
   }
 
+  /** One document as stored: its JSON text at hand, the document parsed only when read. */
   async getStored(p: Principal, id: string): Promise<StoredResource<D>> {
     this.definition.authorizeRead?.(p);
     const found = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
