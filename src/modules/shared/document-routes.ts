@@ -41,6 +41,9 @@ type OneParams = FastifyRequest<{ Params: { id?: string; "*"?: string } }>;
  * its members in the order they were sent, and a big one is not parsed and rendered again to be
  * read (docs/product.md §4, documents are returned as sent).
  */
+/** What the path's id schema (ResourceId) accepts. */
+const VALID_ID = /^[^/\u0000]{1,256}$/u;
+
 export function sendStored(reply: FastifyReply, json: string): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(json);
 }
@@ -118,8 +121,10 @@ export function documentRoutes<D extends Document>(app: App, o: DocumentRoutesOp
     },
   );
 
+  // Runs before the path is validated: an id the path's schema will refuse (a NUL, too long) is left to that 400.
   const authorizeBeforeBody = async (request: FastifyRequest): Promise<void> => {
-    if (request.principal) await o.service.authorizeBeforeBody(request.principal, idOf(request as unknown as OneParams));
+    const id = idOf(request as unknown as OneParams);
+    if (request.principal && VALID_ID.test(id)) await o.service.authorizeBeforeBody(request.principal, id);
   };
 
   app.put(
