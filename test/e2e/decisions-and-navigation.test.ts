@@ -127,7 +127,7 @@ describe("decisions and navigation in a browser", () => {
 
   it("keeps search and filters in the address, so a reload or a shared link shows the same list", async () => {
     const page = await newPage(PEOPLE.consumer);
-    await page.getByLabel("Search").fill("revenue");
+    await page.getByLabel("Search", { exact: true }).fill("revenue");
     await page.getByLabel("Owner team").selectOption("analytics");
     await page.waitForURL(/\?q=revenue&teamId=analytics$/);
     await page.getByRole("link", { name: "Revenue dashboard" }).waitFor();
@@ -135,7 +135,7 @@ describe("decisions and navigation in a browser", () => {
     await page.getByRole("link", { name: "Orders", exact: true }).waitFor({ state: "detached" });
     expect(await page.getByRole("link", { name: "Orders", exact: true }).count()).toBe(0);
     await page.reload();
-    expect(await page.getByLabel("Search").inputValue()).toBe("revenue");
+    expect(await page.getByLabel("Search", { exact: true }).inputValue()).toBe("revenue");
     await expect.poll(() => page.getByLabel("Owner team").inputValue()).toBe("analytics");
     await page.getByRole("link", { name: "Revenue dashboard" }).waitFor();
     expect(await page.getByRole("link", { name: "Orders", exact: true }).count()).toBe(0);
