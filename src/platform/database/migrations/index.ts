@@ -24,6 +24,7 @@ import contractYamlText from "./0150_contract_yaml_text.js";
 import notifications from "./0170_notifications.js";
 import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
+import lineage from "./0205_lineage.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0170_notifications": notifications,
   "0190_access_approvals": accessApprovals,
   "0200_search": search,
+  "0205_lineage": lineage,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
