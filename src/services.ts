@@ -20,6 +20,7 @@ import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
 import { principalNames } from "./modules/people/principal-names.js";
 import { SearchService } from "./modules/search/service.js";
+import { LineageService } from "./modules/lineage/service.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
 import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
@@ -81,6 +82,8 @@ export interface Services {
   people: PeopleService;
   /** Full-text search over the catalog. */
   search: SearchService;
+  /** OpenLineage run events, their graph and reads without an agreement (docs/lineage.md). */
+  lineage: LineageService;
   /** Team notification channels and their delivery logs. */
   notificationChannels: NotificationChannelService;
   /** People's own in-app notifications and settings. */
@@ -151,6 +154,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     people: new PeopleService(database, clock, config),
     search: new SearchService(database, config.appUrl),
+    lineage: new LineageService(database, events, clock, config.lineageRetentionDays),
     notificationChannels: new NotificationChannelService(database, clock, config.outbound),
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),

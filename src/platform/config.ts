@@ -46,6 +46,8 @@ export interface Config {
   smtpFrom?: string;
   /** How notifications are delivered (docs/notifications.md). */
   notify: NotifyConfig;
+  /** How many days lineage events are kept (LINEAGE_RETENTION_DAYS, docs/lineage.md). */
+  lineageRetentionDays: number;
 }
 
 export interface NotifyConfig {
@@ -264,5 +266,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     smtpUrl: overrides.smtpUrl ?? smtpUrl(env.SMTP_URL),
     smtpFrom: overrides.smtpFrom ?? (env.SMTP_FROM || undefined),
     notify: notifyConfig(env, overrides.notify),
+    lineageRetentionDays: overrides.lineageRetentionDays ?? integer(env, "LINEAGE_RETENTION_DAYS", 90, 1, 36_500),
   };
 }

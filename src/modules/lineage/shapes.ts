@@ -125,3 +125,17 @@ export const LineageGraphSchema = Type.Object({
 });
 export type LineageGraph = Static<typeof LineageGraphSchema>;
 export type LineageNode = Static<typeof LineageNodeSchema>;
+
+export const LineageViolationsSchema = Type.Array(
+  Type.Object({
+    dataProductId: Type.String({ description: "The providing data product." }),
+    outputPortId: Type.String({ description: "The port whose dataset was read." }),
+    day: Type.String({ description: "The UTC day (YYYY-MM-DD) the read was first seen." }),
+    consumerDataProductId: Type.String(),
+    consumerTeamId: Type.Union([Type.String(), Type.Null()]),
+    job: Type.Object({ namespace: Type.String(), name: Type.String() }),
+    runId: Type.String(),
+    dataset: Type.Object({ namespace: Type.String(), name: Type.String() }),
+    detectedAt: Type.String(),
+  }),
+);
