@@ -200,4 +200,14 @@ describe.each(DATABASES)("OpenLineage lineage (%s)", (kind) => {
     // Another organization's events are neither seen nor touched.
     expect((await t.api("GET", `/api/v1/lineage?runId=${run(51)}`)).body).toEqual([]);
   });
+
+  it("sweeps out old events of organizations that post nothing new", async () => {
+    const org = await t.createOrganization("quiet");
+    expect((await t.api("POST", "/api/v1/lineage", [sparkEvent(run(60)), sparkEvent(run(61))], { key: org.key })).status).toBe(200);
+    expect(await t.server.services.lineage.sweep()).toBeGreaterThanOrEqual(0);
+    expect((await t.api("GET", "/api/v1/lineage", undefined, { key: org.key })).body).toHaveLength(2);
+    clock.advance(91 * 24 * 3600 * 1000);
+    expect(await t.server.services.lineage.sweep()).toBeGreaterThanOrEqual(2);
+    expect((await t.api("GET", "/api/v1/lineage", undefined, { key: org.key })).body).toEqual([]);
+  });
 });

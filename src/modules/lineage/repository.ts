@@ -62,6 +62,13 @@ export const lineageRepository = {
     return Number(result.numDeletedRows);
   },
 
+  /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep). */
+  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    const old = ex.selectFrom("lineage_events").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
+    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   /**
    * Events as stored JSON text, oldest first: at most `limit`, and no more than `maxBytes` of them
    * (but at least one); `cut` says the byte budget ended the page early.

@@ -1,4 +1,6 @@
 import type { ValidateFunction } from "ajv";
+import type { FastifyBaseLogger } from "fastify";
+import { PeriodicTask } from "../../platform/periodic.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
@@ -14,8 +16,10 @@ import { MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent 
 
 /** Most data products whose ports a post maps datasets against. */
 const MAX_MAPPED_PRODUCTS = 10_000;
-/** Most old events one post removes on its way (the rest go with the next posts). */
+/** Most old events one post, or one step of the periodic sweep, removes. */
 const RETENTION_SWEEP = 1000;
+/** How often the retention sweep runs, for organizations that post nothing new. */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 const validateRunEvent: ValidateFunction = createAjv().compile(RunEventSchema);
 
@@ -85,6 +89,8 @@ function catalogProduct(row: ProductRow): CatalogProduct {
 }
 
 export class LineageService {
+  private sweeper?: PeriodicTask;
+
   constructor(
     private readonly database: Database,
     private readonly events: EventLog,
@@ -131,8 +137,7 @@ export class LineageService {
         ports ??= mapPorts((await lineageRepository.products(trx, p.organizationId, MAX_MAPPED_PRODUCTS)).map(catalogProduct));
         violations += await this.checkReads(trx, emit, p.organizationId, event, consumer, ports, now);
       }
-      const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
-      await lineageRepository.deleteStoredBefore(trx, p.organizationId, cutoff, RETENTION_SWEEP);
+      await lineageRepository.deleteStoredBefore(trx, p.organizationId, this.cutoff(now), RETENTION_SWEEP);
       return { accepted: runEvents.length, violations };
     });
   }
@@ -180,6 +185,31 @@ export class LineageService {
       });
     }
     return raised;
+  }
+
+  /** Starts the hourly retention sweep (the server starts and stops it). */
+  start(logger: FastifyBaseLogger): void {
+    this.sweeper = new PeriodicTask(() => this.sweep(), SWEEP_INTERVAL_MS, (error) => logger.error({ err: error }, "lineage retention sweep failed; retrying"));
+    this.sweeper.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.sweeper?.stop();
+  }
+
+  /** Removes every organization's events past the retention, a thousand at a time; answers how many. */
+  async sweep(): Promise<number> {
+    const cutoff = this.cutoff(this.clock.now());
+    let removed = 0;
+    for (;;) {
+      const n = await lineageRepository.deleteAnyStoredBefore(this.database.db, cutoff, RETENTION_SWEEP);
+      removed += n;
+      if (n < RETENTION_SWEEP || this.sweeper?.stopping === true) return removed;
+    }
+  }
+
+  private cutoff(now: Date): string {
+    return new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
   }
 
   /** Stored events as JSON text, oldest first; `limit` is one more than the page for the next-page probe. */

@@ -29,6 +29,8 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema.createIndex("lineage_events_by_job").on("lineage_events").columns(["organization_id", "job_namespace", "job_name"]).execute();
       await db.schema.createIndex("lineage_events_by_product").on("lineage_events").columns(["organization_id", "data_product_id"]).execute();
       await db.schema.createIndex("lineage_events_by_age").on("lineage_events").columns(["organization_id", "created_at"]).execute();
+      // The periodic retention sweep looks across organizations.
+      await db.schema.createIndex("lineage_events_by_arrival").on("lineage_events").columns(["created_at"]).execute();
 
       await db.schema
         .createTable("lineage_edges")
