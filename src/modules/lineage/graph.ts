@@ -2,7 +2,7 @@ import type { Principal } from "../../platform/auth.js";
 import type { Database } from "../../platform/database/index.js";
 import { badRequest, notFound } from "../../platform/errors.js";
 import { normalizeNamespace, portsHolding, type Dataset } from "./naming.js";
-import { mapPorts, type CatalogProduct } from "./reads.js";
+import { mapPorts, portsOf, type CatalogProduct } from "./reads.js";
 import { lineageRepository, type EdgeRow } from "./repository.js";
 import type { LineageGraph, LineageNode } from "./shapes.js";
 
@@ -60,7 +60,7 @@ export async function lineageGraph(database: Database, p: Principal, start: Grap
     const id = datasetId(d);
     if (nodes.has(id)) return false;
     if (nodes.size >= MAX_GRAPH_NODES) return (truncated = true), false;
-    const port = portsHolding(ports, d)[0];
+    const port = portsOf(ports, d)[0];
     nodes.set(id, { id, type: "dataset", namespace: d.namespace, name: d.name, ...(port ? { dataProductId: port.dataProductId, outputPortId: port.outputPortId } : {}) });
     return true;
   };
@@ -84,7 +84,7 @@ export async function lineageGraph(database: Database, p: Principal, start: Grap
     addJob(j);
     jobs = [j];
   } else {
-    const own = ports.filter((m) => m.port.dataProductId === start.dataProductId);
+    const own = ports.entries.filter((m) => m.port.dataProductId === start.dataProductId);
     if (own.length === 0 && (await lineageRepository.product(db, org, start.dataProductId!)) === undefined) throw notFound("Data product", start.dataProductId!);
     for (const mapped of own) {
       // Names compare without case for SQL datasets: the port's datasets are found among those stored under its namespace.

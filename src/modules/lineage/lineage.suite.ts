@@ -95,6 +95,10 @@ export function lineageTests(check: StandardsCheck): void {
       expect(big.status).toBe(422);
       const manyInputs = await t.api("POST", "/api/v1/lineage", { ...dbtEvent(run(14)), inputs: Array.from({ length: 1001 }, (_, i) => ({ namespace: "s3://x", name: `f${i}` })) });
       expect(manyInputs.status).toBe(422);
+      const wide = (i: number) => ({ ...sparkEvent(run(100 + i)), inputs: Array.from({ length: 1000 }, (_, j) => ({ namespace: "s3://x", name: `f${j}` })), outputs: [] });
+      const tooWide = await t.api("POST", "/api/v1/lineage", Array.from({ length: 21 }, (_, i) => wide(i)));
+      expect(tooWide.status).toBe(400);
+      expect(tooWide.body.detail).toMatch(/at most 20000 input and output datasets/);
       expect((await t.api("GET", `/api/v1/lineage?runId=${run(13)}`)).body).toEqual([]);
     });
 

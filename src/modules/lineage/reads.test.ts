@@ -10,7 +10,7 @@ const ports = mapPorts(products);
 
 describe("reads that need an agreement", () => {
   it("given ports with servers, when mapped, then only ports whose server names datasets take part", () => {
-    expect(ports.map((p) => `${p.port.dataProductId}/${p.port.outputPortId}`)).toEqual(["orders/pg", "customers/mysql", "reporting/bq"]);
+    expect(ports.entries.map((p) => `${p.port.dataProductId}/${p.port.outputPortId}`)).toEqual(["orders/pg", "customers/mysql", "reporting/bq"]);
   });
 
   it("given a run for reporting reading two products' datasets, then each of those ports is a read, once", () => {

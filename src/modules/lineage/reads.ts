@@ -26,9 +26,23 @@ export interface CatalogProduct {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+export type MappedEntry = { port: MappedPort; pattern: DatasetPattern };
+
+/** Mapped ports, also by dataset namespace: a dataset is compared only with the ports of its namespace. */
+export interface PortIndex {
+  entries: MappedEntry[];
+  byNamespace: Map<string, MappedEntry[]>;
+}
+
+/** The ports (of the index) that hold `dataset`; see `portsHolding`. */
+export function portsOf(index: PortIndex, dataset: Dataset): MappedPort[] {
+  const candidates = index.byNamespace.get(normalizeNamespace(dataset.namespace));
+  return candidates === undefined ? [] : portsHolding(candidates, dataset);
+}
+
 /** Every port of the products whose server names datasets, with its pattern (naming.ts). */
-export function mapPorts(products: readonly CatalogProduct[]): Array<{ port: MappedPort; pattern: DatasetPattern }> {
-  const mapped: Array<{ port: MappedPort; pattern: DatasetPattern }> = [];
+export function mapPorts(products: readonly CatalogProduct[]): PortIndex {
+  const mapped: MappedEntry[] = [];
   for (const product of products) {
     for (const raw of product.outputPorts) {
       if (typeof raw.id !== "string" || !isRecord(raw.server)) continue;
@@ -43,7 +57,13 @@ export function mapPorts(products: readonly CatalogProduct[]): Array<{ port: Map
       if (pattern !== undefined) mapped.push({ port, pattern });
     }
   }
-  return mapped;
+  const byNamespace = new Map<string, MappedEntry[]>();
+  for (const entry of mapped) {
+    const list = byNamespace.get(entry.pattern.namespace);
+    if (list === undefined) byNamespace.set(entry.pattern.namespace, [entry]);
+    else list.push(entry);
+  }
+  return { entries: mapped, byNamespace };
 }
 
 /**
@@ -51,11 +71,11 @@ export function mapPorts(products: readonly CatalogProduct[]): Array<{ port: Map
  * output port's, unless that port belongs to the consumer product itself or to a product its own
  * team owns (a team needs no access to what it provides). Each port once per run.
  */
-export function readsNeedingAccess(inputs: readonly Dataset[], consumer: Consumer, ports: ReadonlyArray<{ port: MappedPort; pattern: DatasetPattern }>): PortRead[] {
+export function readsNeedingAccess(inputs: readonly Dataset[], consumer: Consumer, ports: PortIndex): PortRead[] {
   const reads = new Map<string, PortRead>();
   for (const input of inputs) {
     const dataset = { namespace: normalizeNamespace(input.namespace), name: input.name };
-    for (const port of portsHolding(ports, dataset)) {
+    for (const port of portsOf(ports, dataset)) {
       if (port.dataProductId === consumer.dataProductId) continue;
       if (consumer.teamId !== null && port.ownerTeamId === consumer.teamId) continue;
       const key = JSON.stringify([port.dataProductId, port.outputPortId]);

@@ -10,9 +10,9 @@ import type { EventLog, Emit } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
 import { documentLimits } from "../shared/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
-import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer } from "./reads.js";
+import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
 import { lineageRepository, type LineageDeleteFilter, type LineageEventFilter, type NewLineageEdge, type ProductRow } from "./repository.js";
-import { MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent } from "./shapes.js";
+import { MAX_DATASETS_PER_REQUEST, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent } from "./shapes.js";
 
 /** Most data products whose ports a post maps datasets against. */
 const MAX_MAPPED_PRODUCTS = 10_000;
@@ -53,7 +53,12 @@ export function readRunEvents(body: unknown): RunEvent[] {
     if (bytes > MAX_EVENT_BYTES) violations.push({ field: base || "body", message: `the run event takes ${bytes} bytes; at most ${MAX_EVENT_BYTES} are kept per event` });
   });
   if (violations.length > 0) throw invalid("The body is not a valid OpenLineage RunEvent (or array of them).", violations);
-  return events as RunEvent[];
+  const runEvents = events as RunEvent[];
+  const datasets = runEvents.reduce((n, e) => n + (e.inputs?.length ?? 0) + (e.outputs?.length ?? 0), 0);
+  if (datasets > MAX_DATASETS_PER_REQUEST) {
+    throw badRequest(`The run events of one request may name at most ${MAX_DATASETS_PER_REQUEST} input and output datasets together; these name ${datasets}. Send them in several requests.`);
+  }
+  return runEvents;
 }
 
 /** The link of an event to a data product: the query's, else the `entropy_data` run facet's. */
@@ -108,7 +113,7 @@ export class LineageService {
     const now = this.clock.now();
     return this.events.transaction(p, async (trx, emit) => {
       const consumers = new Map<string, Consumer | null>();
-      let ports: ReturnType<typeof mapPorts> | undefined;
+      let ports: PortIndex | undefined;
       let violations = 0;
       for (const event of runEvents) {
         const link = linkOf(event, params);
@@ -153,7 +158,7 @@ export class LineageService {
     return consumer;
   }
 
-  private async checkReads(ex: Executor, emit: Emit, organizationId: string, event: RunEvent, consumer: Consumer, ports: ReturnType<typeof mapPorts>, now: Date): Promise<number> {
+  private async checkReads(ex: Executor, emit: Emit, organizationId: string, event: RunEvent, consumer: Consumer, ports: PortIndex, now: Date): Promise<number> {
     let raised = 0;
     for (const read of readsNeedingAccess(event.inputs ?? [], consumer, ports)) {
       if (await lineageRepository.hasActiveAccess(ex, organizationId, read.port, consumer)) continue;

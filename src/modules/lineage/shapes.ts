@@ -12,6 +12,8 @@ import { Type, type Static } from "@sinclair/typebox";
 export const MAX_EVENTS_PER_REQUEST = 1000;
 /** Most input or output datasets one run event may name. */
 export const MAX_DATASETS_PER_EVENT = 1000;
+/** Most input and output datasets all run events of one request may name together. */
+export const MAX_DATASETS_PER_REQUEST = 20_000;
 /** Most bytes one run event may take as JSON text, facets included. */
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
