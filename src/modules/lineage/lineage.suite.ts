@@ -52,6 +52,9 @@ export function lineageTests(check: StandardsCheck): void {
       expect((await t.api("GET", "/api/v1/lineage?jobNamespace=dbt&jobName=reporting.marts.daily_revenue&eventType=COMPLETE")).body).toHaveLength(1);
       expect((await t.api("GET", "/api/v1/lineage?eventType=START&jobNamespace=dbt")).body).toEqual([]);
       expect((await t.api("GET", "/api/v1/lineage?eventType=BOGUS")).status).toBe(400);
+      // The same event again, as a transport retries it after a lost answer: stored once.
+      expect((await t.api("POST", "/api/v1/lineage", event)).status).toBe(200);
+      expect((await t.api("GET", `/api/v1/lineage?runId=${run(1)}`)).body).toHaveLength(1);
     });
 
     it("takes an array of Airflow and Spark events in one request, and pages the list", async () => {

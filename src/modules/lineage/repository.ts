@@ -44,8 +44,16 @@ const EDGE_COLUMNS = ["job_namespace", "job_name", "dataset_namespace", "dataset
 
 /** All SQL over lineage: run events, their edges and the reads without an agreement, per organization. */
 export const lineageRepository = {
-  async insertEvent(ex: Executor, event: NewLineageEvent, edges: NewLineageEdge[]): Promise<void> {
-    const { row_id } = await ex.insertInto("lineage_events").values(event).returning("row_id").executeTakeFirstOrThrow();
+  /** Stores an event with its edges; false when the same event (run, job, type and time) is stored already. */
+  async insertEvent(ex: Executor, event: NewLineageEvent, edges: NewLineageEdge[]): Promise<boolean> {
+    const inserted = await ex
+      .insertInto("lineage_events")
+      .values(event)
+      .onConflict((oc) => oc.columns(["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"]).doNothing())
+      .returning("row_id")
+      .executeTakeFirst();
+    if (inserted === undefined) return false;
+    const row_id = inserted.row_id;
     // Seven values an edge: a slice stays far below either database's parameter limit.
     for (const slice of chunked(edges, 500)) {
       await ex
@@ -53,6 +61,7 @@ export const lineageRepository = {
         .values(slice.map((e) => ({ ...e, event_row_id: Number(row_id) })))
         .execute();
     }
+    return true;
   },
 
   /** Removes up to `limit` of the organization's events stored before `before` (their edges go with them). */

@@ -25,7 +25,13 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn("doc", "text", (c) => c.notNull())
         .addColumn("created_at", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("lineage_events_by_run").on("lineage_events").columns(["organization_id", "run_id"]).execute();
+      // A client that sends an event again (a retry after a lost answer) stores it once.
+      await db.schema
+        .createIndex("lineage_events_by_run")
+        .unique()
+        .on("lineage_events")
+        .columns(["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"])
+        .execute();
       await db.schema.createIndex("lineage_events_by_job").on("lineage_events").columns(["organization_id", "job_namespace", "job_name"]).execute();
       await db.schema.createIndex("lineage_events_by_product").on("lineage_events").columns(["organization_id", "data_product_id"]).execute();
       await db.schema.createIndex("lineage_events_by_age").on("lineage_events").columns(["organization_id", "created_at"]).execute();
