@@ -20,6 +20,7 @@ import { classificationSchemeRoutes } from "./modules/classification-schemes/rou
 import { certificationRoutes } from "./modules/certifications/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
+import { lineageRoutes } from "./modules/lineage/routes.js";
 import { mcpRoutes } from "./mcp/routes.js";
 import { notificationChannelRoutes } from "./modules/notification-channels/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
@@ -269,6 +270,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     certificationRoutes(api, services.certifications, config);
     eventRoutes(api, services.feed);
     searchRoutes(api, services.search);
+    lineageRoutes(api, services.lineage, services.database);
     notificationChannelRoutes(api, services.notificationChannels);
     notificationRoutes(api, services.notifications);
     identitySettingsRoutes(api, services.identity.settings);

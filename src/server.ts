@@ -68,8 +68,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     statistics.start();
     services.events.start(app.log);
     services.notificationEngine.start(app.log);
+    services.lineage.start(app.log);
   } catch (error) {
     await services.notificationEngine.stop();
+    await services.lineage.stop();
     await scheduler.stop();
     await statistics.stop();
     await app.close();
@@ -91,6 +93,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       (closing ??= (async () => {
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
         await services.notificationEngine.stop();
+        await services.lineage.stop();
         await scheduler.stop();
         await statistics.stop();
         await app.close();

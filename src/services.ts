@@ -20,6 +20,7 @@ import type { Connector } from "./modules/connectors/shapes.js";
 import { PeopleService } from "./modules/people/service.js";
 import { principalNames } from "./modules/people/principal-names.js";
 import { SearchService } from "./modules/search/service.js";
+import { LineageService } from "./modules/lineage/service.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
 import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
@@ -82,6 +83,8 @@ export interface Services {
   people: PeopleService;
   /** Full-text search over the catalog. */
   search: SearchService;
+  /** OpenLineage run events, their graph and reads without an agreement (docs/lineage.md). */
+  lineage: LineageService;
   /** Team notification channels and their delivery logs. */
   notificationChannels: NotificationChannelService;
   /** People's own in-app notifications and settings. */
@@ -155,6 +158,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     search: new SearchService(database, config.appUrl),
+    lineage: new LineageService(database, events, clock, config.lineageRetentionDays),
     notificationChannels: new NotificationChannelService(database, clock, config.outbound),
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),

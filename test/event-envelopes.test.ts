@@ -71,6 +71,11 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
     await ok("PUT", "/api/datacontracts/c", contract);
     const run = await ok("POST", "/api/test-results", { dataContractId: "c", result: "passed", server: "production" });
     await ok("DELETE", `/api/test-results/${run.id}`);
+    // A pipeline of marketing's product reading the held product's port without an access (docs/lineage.md).
+    await ok("PUT", "/api/dataproducts/held", { info: { title: "Held", owner: "sales" }, outputPorts: [{ id: "pg", type: "postgres", server: { host: "db", database: "shop", schema: "public" } }] });
+    await ok("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+    const read = { eventType: "COMPLETE", eventTime: "2026-06-01T00:00:00Z", producer: "https://example.com/etl", run: { runId: "0190a3c4-1f2e-7d00-8000-000000000001" }, job: { namespace: "etl", name: "campaigns" }, inputs: [{ namespace: "postgres://db:5432", name: "shop.public.orders" }] };
+    await ok("POST", "/api/v1/lineage?dataProductId=campaigns", read);
   }
 
   it("covers all kinds, each envelope exactly as specified", async () => {
@@ -100,6 +105,7 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
       const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : []),
         ...(eventKind === "DataContractUpdatedEvent" ? ["breaking"] : []),
         ...(eventKind === "AccessApprovalRecordedEvent" ? ["approvals"] : []),
+        ...(eventKind === "AccessViolationDetectedEvent" ? ["outputPortId", "violation"] : []),
         // The verdicts of the policies that held, warned or denied, where the kind carries them.
         ...(event.data.verdicts !== undefined && components[eventKind].properties.verdicts !== undefined ? ["verdicts"] : []),
       ];

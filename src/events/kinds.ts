@@ -57,7 +57,10 @@ export const PROVISIONING_EVENT_KINDS = [
   "AccessDeprovisioningFailedEvent",
 ] as const;
 
-export const EVENT_KINDS = [...RESOURCE_EVENT_KINDS, ...PROVISIONING_EVENT_KINDS] as const;
+/** What lineage reveals (docs/lineage.md): a run that read an output port's dataset without an active access. */
+export const LINEAGE_EVENT_KINDS = ["AccessViolationDetectedEvent"] as const;
+
+export const EVENT_KINDS = [...RESOURCE_EVENT_KINDS, ...PROVISIONING_EVENT_KINDS, ...LINEAGE_EVENT_KINDS] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Extra payload fields some kinds carry beside `id` and `timestamp`. */
@@ -72,6 +75,14 @@ export interface EventExtras {
   verdicts?: RecordedVerdict[];
   /** AccessApprovalRecordedEvent: the approvals given so far and how many the access still needs. */
   approvals?: { given: number; needed: number };
+  /** AccessViolationDetectedEvent: who read which port's dataset in which run (docs/lineage.md). */
+  violation?: {
+    consumerDataProductId: string;
+    consumerTeamId: string | null;
+    job: { namespace: string; name: string };
+    runId: string;
+    dataset: { namespace: string; name: string };
+  };
 }
 
 /** One policy's verdict as events and histories carry it (docs/policies.md). */
@@ -91,7 +102,7 @@ export interface RecordedVerdict {
 }
 
 /** The kinds that tell an access's history. */
-export const ACCESS_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => k.startsWith("Access"));
+export const ACCESS_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => k.startsWith("Access") && !(LINEAGE_EVENT_KINDS as readonly string[]).includes(k));
 
 export function isOutputPortKind(kind: EventKind): boolean {
   return kind.startsWith("OutputPort");

@@ -11,6 +11,7 @@ const MEANING: Partial<Record<EventKind, string>> = {
   AccessApprovalRecordedEvent: "One person's approval of an access that needs several was recorded; AccessApprovedEvent follows once enough were given.",
   TestResultsCreatedEvent: "A data contract's test run was published.",
   TestResultsDeletedEvent: "A data contract's test run was deleted.",
+  AccessViolationDetectedEvent: "A lineage run read an output port's dataset for a consumer without an active access to that port (docs/lineage.md); once per job, port and day.",
 };
 
 /** The kinds whose `data` may carry policy verdicts. */
@@ -28,7 +29,7 @@ const POLICY_GATED: ReadonlySet<EventKind> = new Set([
 export function eventDataSchema(kind: EventKind): TSchema {
   const subject = kind.replace(/(Created|Updated|Deleted|ApprovalRecorded|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
   const resource =
-    subject === "OutputPort" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    subject === "OutputPort" || kind === "AccessViolationDetectedEvent" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return Type.Object(
     {
       id: Type.String({ description: `Id of the ${resource}.` }),
@@ -48,6 +49,21 @@ export function eventDataSchema(kind: EventKind): TSchema {
         : {}),
       ...(kind === "AccessApprovalRecordedEvent"
         ? { approvals: Type.Object({ given: Type.Integer(), needed: Type.Integer() }, { description: "Distinct eligible approvals given so far, and how many the access needs." }) }
+        : {}),
+      ...(kind === "AccessViolationDetectedEvent"
+        ? {
+            outputPortId: Type.String({ description: "Id of the output port whose dataset was read." }),
+            violation: Type.Object(
+              {
+                consumerDataProductId: Type.String({ description: "The data product the run worked for." }),
+                consumerTeamId: Type.Union([Type.String(), Type.Null()], { description: "That data product's owner team." }),
+                job: Type.Object({ namespace: Type.String(), name: Type.String() }),
+                runId: Type.String(),
+                dataset: Type.Object({ namespace: Type.String(), name: Type.String() }),
+              },
+              { description: "Who read which dataset of the port, in which run." },
+            ),
+          }
         : {}),
       ...(kind === "TestResultsCreatedEvent"
         ? { status: Type.String({ description: "The run's overall result: passed, failed, warning, error or unknown." }) }

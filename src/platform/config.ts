@@ -48,6 +48,8 @@ export interface Config {
   notify: NotifyConfig;
   /** Sign-in through an OpenID provider (OIDC_*); undefined when OIDC_ISSUER is unset (docs/identity.md). */
   oidc?: OidcConfig;
+  /** How many days lineage events are kept (LINEAGE_RETENTION_DAYS, docs/lineage.md). */
+  lineageRetentionDays: number;
 }
 
 export interface NotifyConfig {
@@ -307,5 +309,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     smtpFrom: overrides.smtpFrom ?? (env.SMTP_FROM || undefined),
     notify: notifyConfig(env, overrides.notify),
     oidc: "oidc" in overrides ? overrides.oidc : oidcConfig(env),
+    lineageRetentionDays: overrides.lineageRetentionDays ?? integer(env, "LINEAGE_RETENTION_DAYS", 90, 1, 36_500),
   };
 }

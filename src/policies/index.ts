@@ -127,6 +127,25 @@ export const policy = {
   },
 
   /**
+   * Post lineage that names a data product as the one its runs work for (docs/lineage.md): a team
+   * principal only for a product its team owns, so no team can make another one look like a reader.
+   */
+  postLineageFor(p: Principal, dataProductId: string, ownerTeamId: string | null): void {
+    if (actsFor(p, ownerTeamId)) return;
+    throw forbidden(`A principal of ${who(p)} may post lineage only for data products its team owns, not for '${dataProductId}'.`);
+  },
+
+  /**
+   * Whose lineage events the principal may delete: every one (undefined) for organization
+   * principals, those posted by its own teams for team principals.
+   */
+  lineageDeletableTeams(p: Principal): readonly string[] | undefined {
+    if (p.scope === "organization") return undefined;
+    if (p.scope === "team") return p.teamIds;
+    throw forbidden(`A principal of ${who(p)} may not delete lineage events.`);
+  },
+
+  /**
    * Publish a breaking change to a data contract that approved accesses depend on, without raising
    * its major version (`?allowBreaking=true`): a decision for the organization, not one team.
    */

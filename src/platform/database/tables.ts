@@ -288,6 +288,9 @@ export interface DB {
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   access_approvals: AccessApprovalsTable;
+  lineage_events: LineageEventsTable;
+  lineage_edges: LineageEdgesTable;
+  lineage_violations: LineageViolationsTable;
 }
 
 /** Users an organization's SCIM client provisions (migration 0181). */
@@ -359,5 +362,49 @@ export interface AccessApprovalsTable {
   /** JSON array of the team ids the principal acted for. */
   team_ids: string;
   comment: string | null;
+  created_at: string;
+}
+
+/** OpenLineage run events as sent (migration 0205, docs/lineage.md). */
+export interface LineageEventsTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  run_id: string;
+  event_type: string | null;
+  event_time: string;
+  job_namespace: string;
+  job_name: string;
+  data_product_id: string | null;
+  output_port_name: string | null;
+  team_id: string | null;
+  doc: string;
+  created_at: string;
+}
+
+/** One job reading ("input") or writing ("output") one dataset, read out of a run event. */
+export interface LineageEdgesTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  event_row_id: number;
+  job_namespace: string;
+  job_name: string;
+  dataset_namespace: string;
+  dataset_name: string;
+  direction: "input" | "output";
+}
+
+/** A job's read of an output port's dataset without an active access, once per job, port and day. */
+export interface LineageViolationsTable {
+  organization_id: string;
+  job_namespace: string;
+  job_name: string;
+  data_product_id: string;
+  output_port_id: string;
+  day: string;
+  consumer_data_product_id: string;
+  consumer_team_id: string | null;
+  run_id: string;
+  dataset_namespace: string;
+  dataset_name: string;
   created_at: string;
 }

@@ -27,6 +27,7 @@ import scim from "./0181_scim.js";
 import teamRoles from "./0182_team_roles.js";
 import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
+import lineage from "./0205_lineage.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0182_team_roles": teamRoles,
   "0190_access_approvals": accessApprovals,
   "0200_search": search,
+  "0205_lineage": lineage,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

@@ -1,0 +1,229 @@
+import { sql, type Insertable } from "kysely";
+import type { Executor } from "../../platform/database/index.js";
+import { chunked } from "../../platform/database/chunks.js";
+import { withinByteBudget, inRowIdOrder } from "../../platform/database/byte-budget.js";
+import type { LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
+
+export type NewLineageEvent = Omit<Insertable<LineageEventsTable>, "row_id">;
+export type NewLineageEdge = Omit<Insertable<LineageEdgesTable>, "row_id" | "event_row_id">;
+export type LineageViolationRow = Insertable<LineageViolationsTable>;
+
+export interface LineageEventFilter {
+  jobNamespace?: string;
+  jobName?: string;
+  runId?: string;
+  eventType?: string;
+  dataProductId?: string;
+}
+
+export interface LineageDeleteFilter {
+  runId?: string;
+  jobNamespace?: string;
+  jobName?: string;
+  /** Only events posted by principals of these teams (a team principal deletes only its own). */
+  teamIds?: readonly string[];
+}
+
+/** One distinct job–dataset edge. */
+export interface EdgeRow {
+  job_namespace: string;
+  job_name: string;
+  dataset_namespace: string;
+  dataset_name: string;
+  direction: "input" | "output";
+}
+
+/** A data product's catalog row as the lineage mapping reads it. */
+export interface ProductRow {
+  id: string;
+  owner_team_id: string | null;
+  doc: string;
+}
+
+const EDGE_COLUMNS = ["job_namespace", "job_name", "dataset_namespace", "dataset_name", "direction"] as const;
+
+/** All SQL over lineage: run events, their edges and the reads without an agreement, per organization. */
+export const lineageRepository = {
+  /** Stores an event with its edges; false when the same event (run, job, type and time) is stored already. */
+  async insertEvent(ex: Executor, event: NewLineageEvent, edges: NewLineageEdge[]): Promise<boolean> {
+    const inserted = await ex
+      .insertInto("lineage_events")
+      .values(event)
+      .onConflict((oc) => oc.columns(["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"]).doNothing())
+      .returning("row_id")
+      .executeTakeFirst();
+    if (inserted === undefined) return false;
+    const row_id = inserted.row_id;
+    // Seven values an edge: a slice stays far below either database's parameter limit.
+    for (const slice of chunked(edges, 500)) {
+      await ex
+        .insertInto("lineage_edges")
+        .values(slice.map((e) => ({ ...e, event_row_id: Number(row_id) })))
+        .execute();
+    }
+    return true;
+  },
+
+  /** Removes up to `limit` of the organization's events stored before `before` (their edges go with them). */
+  async deleteStoredBefore(ex: Executor, organizationId: string, before: string, limit: number): Promise<number> {
+    const old = ex.selectFrom("lineage_events").select("row_id").where("organization_id", "=", organizationId).where("created_at", "<", before).orderBy("created_at").limit(limit);
+    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep). */
+  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    const old = ex.selectFrom("lineage_events").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
+    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  /**
+   * Events as stored JSON text, oldest first: at most `limit`, and no more than `maxBytes` of them
+   * (but at least one); `cut` says the byte budget ended the page early.
+   */
+  async list(ex: Executor, organizationId: string, f: LineageEventFilter, offset: number, limit: number, maxBytes: number): Promise<{ docs: string[]; cut: boolean }> {
+    const sizes = await ex
+      .selectFrom("lineage_events")
+      .select(["row_id", sql<number | string>`octet_length(doc)`.as("bytes")])
+      .where("organization_id", "=", organizationId)
+      .$if(f.jobNamespace !== undefined, (qb) => qb.where("job_namespace", "=", f.jobNamespace!))
+      .$if(f.jobName !== undefined, (qb) => qb.where("job_name", "=", f.jobName!))
+      .$if(f.runId !== undefined, (qb) => qb.where("run_id", "=", f.runId!))
+      .$if(f.eventType !== undefined, (qb) => qb.where("event_type", "=", f.eventType!))
+      .$if(f.dataProductId !== undefined, (qb) => qb.where("data_product_id", "=", f.dataProductId!))
+      .orderBy("row_id")
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
+    if (rowIds.length === 0) return { docs: [], cut: false };
+    const rows = await ex.selectFrom("lineage_events").select(["row_id", "doc"]).where("row_id", "in", rowIds).execute();
+    inRowIdOrder(rows, rowIds);
+    return { docs: rows.map((r) => r.doc), cut };
+  },
+
+  async delete(ex: Executor, organizationId: string, f: LineageDeleteFilter): Promise<number> {
+    const result = await ex
+      .deleteFrom("lineage_events")
+      .where("organization_id", "=", organizationId)
+      .$if(f.runId !== undefined, (qb) => qb.where("run_id", "=", f.runId!))
+      .$if(f.jobNamespace !== undefined, (qb) => qb.where("job_namespace", "=", f.jobNamespace!))
+      .$if(f.jobName !== undefined, (qb) => qb.where("job_name", "=", f.jobName!))
+      .$if(f.teamIds !== undefined, (qb) => (f.teamIds!.length === 0 ? qb.where(sql<boolean>`1 = 0`) : qb.where("team_id", "in", f.teamIds!)))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  /** Distinct edges touching any of these datasets (namespace as stored: normalized), at most `limit`. */
+  async edgesOfDatasets(ex: Executor, organizationId: string, datasets: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
+    const found: EdgeRow[] = [];
+    for (const slice of chunked(datasets, 200)) {
+      if (found.length >= limit) break;
+      const rows = await ex
+        .selectFrom("lineage_edges")
+        .select(EDGE_COLUMNS)
+        .distinct()
+        .where("organization_id", "=", organizationId)
+        .where((eb) => eb.or(slice.map((d) => eb.and([eb("dataset_namespace", "=", d.namespace), eb("dataset_name", "=", d.name)]))))
+        .limit(limit - found.length)
+        .execute();
+      found.push(...rows);
+    }
+    return found;
+  },
+
+  /** Distinct edges of any of these jobs, at most `limit`. */
+  async edgesOfJobs(ex: Executor, organizationId: string, jobs: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
+    const found: EdgeRow[] = [];
+    for (const slice of chunked(jobs, 200)) {
+      if (found.length >= limit) break;
+      const rows = await ex
+        .selectFrom("lineage_edges")
+        .select(EDGE_COLUMNS)
+        .distinct()
+        .where("organization_id", "=", organizationId)
+        .where((eb) => eb.or(slice.map((j) => eb.and([eb("job_namespace", "=", j.namespace), eb("job_name", "=", j.name)]))))
+        .limit(limit - found.length)
+        .execute();
+      found.push(...rows);
+    }
+    return found;
+  },
+
+  /** Distinct datasets stored under one namespace (normalized), at most `limit`: candidates for a port's pattern. */
+  async datasetsIn(ex: Executor, organizationId: string, namespace: string, limit: number): Promise<Array<{ namespace: string; name: string }>> {
+    const rows = await ex
+      .selectFrom("lineage_edges")
+      .select(["dataset_namespace", "dataset_name"])
+      .distinct()
+      .where("organization_id", "=", organizationId)
+      .where("dataset_namespace", "=", namespace)
+      .orderBy("dataset_name")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ namespace: r.dataset_namespace, name: r.dataset_name }));
+  },
+
+  /** The organization's data products with their documents (ports and servers), at most `limit`. */
+  async products(ex: Executor, organizationId: string, limit: number): Promise<ProductRow[]> {
+    return ex
+      .selectFrom("resources")
+      .select(["id", "owner_team_id", "doc"])
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", "dataproduct")
+      .orderBy("row_id")
+      .limit(limit)
+      .execute();
+  },
+
+  async product(ex: Executor, organizationId: string, id: string): Promise<ProductRow | undefined> {
+    return ex.selectFrom("resources").select(["id", "owner_team_id", "doc"]).where("organization_id", "=", organizationId).where("kind", "=", "dataproduct").where("id", "=", id).executeTakeFirst();
+  },
+
+  /**
+   * Whether the consumer — the data product, or its owner team as a team consumer — holds an
+   * active access to the port now.
+   */
+  async hasActiveAccess(ex: Executor, organizationId: string, port: { dataProductId: string; outputPortId: string }, consumer: { dataProductId: string; teamId: string | null }): Promise<boolean> {
+    const row = await ex
+      .selectFrom("accesses")
+      .select("id")
+      .where("organization_id", "=", organizationId)
+      .where("provider_data_product_id", "=", port.dataProductId)
+      .where("provider_output_port_id", "=", port.outputPortId)
+      .where("active", "=", 1)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("consumer_type", "=", "dataProduct"), eb("consumer_data_product_id", "=", consumer.dataProductId)]),
+          ...(consumer.teamId === null ? [] : [eb.and([eb("consumer_type", "=", "team"), eb("consumer_team_id", "=", consumer.teamId)])]),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Records a read without an agreement; false when this job, port and day has one already. */
+  async recordViolation(ex: Executor, row: LineageViolationRow): Promise<boolean> {
+    const result = await ex
+      .insertInto("lineage_violations")
+      .values(row)
+      .onConflict((oc) => oc.columns(["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  },
+
+  /** A provider product's recorded reads without an agreement, newest first, at most `limit`. */
+  async violationsOf(ex: Executor, organizationId: string, dataProductId: string, limit: number) {
+    return ex
+      .selectFrom("lineage_violations")
+      .selectAll()
+      .where("organization_id", "=", organizationId)
+      .where("data_product_id", "=", dataProductId)
+      .orderBy("day", "desc")
+      .orderBy("created_at", "desc")
+      .limit(limit)
+      .execute();
+  },
+};
