@@ -47,6 +47,8 @@ describe("every page, without console errors or failed requests", () => {
 
   it("opens each page as an organization owner", async () => {
     const page = await openPage(browser, contexts, t.url, PEOPLE.owner);
+    // The page signing in leads to is still loading: let it finish, or leaving it aborts its requests.
+    await page.waitForLoadState("networkidle");
     const problems = watch(page);
     const pages = [
       "/",
