@@ -105,6 +105,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const accessGates = new AccessGates(policyEnforcement);
   const people = new PeopleService(database, clock, config);
   const access = new AccessService(database, events, clock, accessGates);
+  const teams = new DocumentService(teamDefinition({ countOpenAccesses: inUse.countForTeam }), database, events, clock);
   return {
     config,
     clock,
@@ -117,7 +118,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     }),
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
-    teams: new DocumentService(teamDefinition({ countOpenAccesses: inUse.countForTeam }), database, events, clock),
+    teams,
     connectors: new DocumentService(connectorDefinition, database, events, clock),
     dataProducts: new DocumentService(
       gatedDocument(dataProductDefinition({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
@@ -163,6 +164,6 @@ export function createServices(config: Config, database: Database, clock: Clock)
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),
     people,
-    identity: new IdentityServices(database, clock, config, people, access),
+    identity: new IdentityServices(database, clock, config, people, access, teams),
   };
 }

@@ -9,6 +9,7 @@ import { normalizeEmail } from "../modules/people/addresses.js";
 import { peopleRepository, type UserRow } from "../modules/people/repository.js";
 import type { SessionService, SessionView } from "../modules/people/sessions.js";
 import { mappedStanding, nextRole } from "./mapping.js";
+import type { MappedTeams } from "./team-membership.js";
 import { identityRepository } from "./repository.js";
 
 /** A sign-in started at the provider must come back within 10 minutes. */
@@ -69,6 +70,8 @@ export class OidcSignIn {
     outbound: OutboundPolicy,
     private readonly sessions: SessionService,
     private readonly appUrl: string,
+    /** Applies the mapping's team entries (docs/identity.md, "Teams from groups"). */
+    private readonly mappedTeams?: MappedTeams,
   ) {
     this.fetch = outboundFetch(providerPolicy(outbound, config.issuer), { timeoutMs: 10_000, maxResponseBytes: 512 * 1024 });
   }
@@ -152,9 +155,14 @@ export class OidcSignIn {
     const email = normalizeEmail(claims.email);
     if (email.length > 320 || !email.includes("@")) throw new SsoSignInError("email", "The sign-in provider sent an e-mail address Steward cannot use.");
     const groups = groupsOf(claims, this.config.groupsClaim);
-    return this.database.db.transaction().execute(async (trx) => {
+    const { user, organizationId } = await this.database.db.transaction().execute(async (trx) => {
       const user = await this.account(trx, claims.iss, claims.sub, email);
-      const organizationId = await this.applyGroups(trx, user, groups);
+      return { user, organizationId: await this.applyGroups(trx, user, groups) };
+    });
+    // Team documents are written as every team change is, each with its event: after the
+    // membership commits and before the session starts, so the person's first view shows them.
+    await this.applyTeams(user, groups);
+    return this.database.db.transaction().execute(async (trx) => {
       const { token, session } = await this.sessions.start(trx, user, organizationId, "oidc");
       return { token, view: await this.sessions.viewIn(trx, session, user) };
     });
@@ -174,6 +182,16 @@ export class OidcSignIn {
     }
     await identityRepository.linkIdentity(ex, issuer, subject, user.id, now);
     return user;
+  }
+
+  /** The teams every organization's mapping names: the person is listed where their groups put them, as a member of it. */
+  private async applyTeams(user: UserRow, groups: string[]): Promise<void> {
+    if (!this.mappedTeams) return;
+    for (const { organizationId, mapping } of await identityRepository.mappings(this.database.db)) {
+      if (!mapping.scimGroupMappings.some((e) => e.type === "teamMemberRole")) continue;
+      const member = (await peopleRepository.membership(this.database.db, organizationId, user.id)) !== undefined;
+      await this.mappedTeams.apply({ organizationId, scope: "organization", teamIds: [] }, user.email, member ? groups : null);
+    }
   }
 
   /** Applies every organization's group mapping; answers the organization to start in. */

@@ -8,6 +8,9 @@ import { TeamRolesService } from "./team-roles.js";
 import type { AccessService } from "../modules/access/service.js";
 import { ScimGroupService } from "../scim/groups.js";
 import { ScimUserService } from "../scim/users.js";
+import type { DocumentService } from "../modules/shared/document-service.js";
+import type { Team } from "../modules/teams/shapes.js";
+import { MappedTeams } from "./team-membership.js";
 
 /** Identity, wired once: single sign-on when OIDC_ISSUER is set, and each organization's settings. */
 export class IdentityServices {
@@ -17,11 +20,12 @@ export class IdentityServices {
   readonly scimGroups: ScimGroupService;
   readonly teamRoles: TeamRolesService;
 
-  constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService) {
-    this.scimUsers = new ScimUserService(database, clock, access, config.appUrl);
-    this.scimGroups = new ScimGroupService(database, clock, config.appUrl);
+  constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService, teams: DocumentService<Team>) {
+    const mappedTeams = new MappedTeams(database, teams);
+    this.scimUsers = new ScimUserService(database, clock, access, config.appUrl, mappedTeams);
+    this.scimGroups = new ScimGroupService(database, clock, config.appUrl, mappedTeams);
     this.teamRoles = new TeamRolesService(database, clock);
-    this.oidc = config.oidc ? new OidcSignIn(database, clock, config.oidc, config.outbound, people.sessions, config.appUrl) : undefined;
+    this.oidc = config.oidc ? new OidcSignIn(database, clock, config.oidc, config.outbound, people.sessions, config.appUrl, mappedTeams) : undefined;
     this.settings = new IdentitySettingsService(database, clock, config.oidc?.issuer);
   }
 }

@@ -43,3 +43,16 @@ export async function deprovision(ex: Executor, organizationId: string, userId: 
   if (current !== undefined) await peopleRepository.deleteMembership(ex, organizationId, userId);
   await sessionRepository.deleteInOrganization(ex, userId, organizationId);
 }
+
+/**
+ * Whom the mapping's team entries concern after a change to the SCIM user `scimUserId`: their address
+ * and, while they are active, the names of their groups (null: they belong to no team through a group).
+ */
+export async function teamStandingOf(ex: Executor, organizationId: string, scimUserId: string): Promise<{ email: string; groups: string[] | null } | undefined> {
+  const user = await scimRepository.user(ex, organizationId, scimUserId);
+  if (!user) return undefined;
+  const account = await peopleRepository.findUser(ex, user.user_id);
+  if (!account) return undefined;
+  if (Number(user.active) === 0) return { email: account.email, groups: null };
+  return { email: account.email, groups: (await scimRepository.groupsOf(ex, organizationId, scimUserId)).map((g) => g.displayName) };
+}

@@ -5,7 +5,8 @@ import type { Clock } from "../platform/clock.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { policy } from "../policies/index.js";
 import { GROUP_SCHEMA } from "./discovery.js";
-import { provision } from "./effects.js";
+import type { MappedTeams } from "../identity/team-membership.js";
+import { provision, teamStandingOf } from "./effects.js";
 import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
 import { scimRepository, type ScimGroupRow } from "./repository.js";
 import { checkIfMatch, etagOf, listResponse, objectBody, patchOperations, type ListQuery } from "./resources.js";
@@ -37,6 +38,8 @@ export class ScimGroupService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    /** Applies the mapping's team entries once a change of members has committed (docs/identity.md). */
+    private readonly mappedTeams?: MappedTeams,
   ) {}
 
   private async present(ex: Executor, row: ScimGroupRow): Promise<ScimGroup> {
@@ -67,13 +70,15 @@ export class ScimGroupService {
   async create(p: Principal, body: unknown): Promise<ScimGroup> {
     policy.manageMembers(p);
     const input = checkGroup(objectBody(body));
-    return this.database.db.transaction().execute(async (trx) => {
+    const group = await this.database.db.transaction().execute(async (trx) => {
       const now = this.clock.now().toISOString();
       const row: ScimGroupRow = { organization_id: p.organizationId, id: uuidv7(), display_name: input.displayName, external_id: input.externalId, version: 1, created_at: now, updated_at: now };
       await scimRepository.insertGroup(trx, row);
       await this.setMembers(trx, p.organizationId, row.id, input.members, [], now);
       return this.present(trx, row);
     });
+    await this.applyTeams(p, group.members.map((m) => m.value));
+    return group;
   }
 
   async replace(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
@@ -88,7 +93,7 @@ export class ScimGroupService {
   }
 
   private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimGroup) => ReturnType<typeof checkGroup>): Promise<ScimGroup> {
-    return this.database.db.transaction().execute(async (trx) => {
+    const { group, before } = await this.database.db.transaction().execute(async (trx) => {
       const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("Group", id);
       checkIfMatch(ifMatch, row.version);
@@ -96,20 +101,37 @@ export class ScimGroupService {
       const now = this.clock.now().toISOString();
       const updated: ScimGroupRow = { ...row, display_name: input.displayName, external_id: input.externalId, version: row.version + 1, updated_at: now };
       if (!(await scimRepository.updateGroup(trx, updated, row.version))) throw new ScimError(412, "The group changed while this request was made; read it again.");
-      await this.setMembers(trx, p.organizationId, id, input.members, await scimRepository.members(trx, p.organizationId, id), now);
-      return this.present(trx, updated);
+      const before = await scimRepository.members(trx, p.organizationId, id);
+      await this.setMembers(trx, p.organizationId, id, input.members, before, now);
+      return { group: await this.present(trx, updated), before };
     });
+    await this.applyTeams(p, [...new Set([...group.members.map((m) => m.value), ...before])]);
+    return group;
   }
 
   async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
     policy.manageMembers(p);
-    await this.database.db.transaction().execute(async (trx) => {
+    const members = await this.database.db.transaction().execute(async (trx) => {
       const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("Group", id);
       checkIfMatch(ifMatch, row.version);
       const members = await scimRepository.deleteGroup(trx, p.organizationId, id);
       await this.reassess(trx, p.organizationId, members, this.clock.now().toISOString());
+      return members;
     });
+    await this.applyTeams(p, members);
+  }
+
+  /**
+   * The teams the mapping names, for each user among `scimUserIds`: each a team write of its own
+   * with its event, after the group's change committed (a team is a document written as any other).
+   */
+  private async applyTeams(p: Principal, scimUserIds: readonly string[]): Promise<void> {
+    if (!this.mappedTeams) return;
+    for (const id of scimUserIds) {
+      const standing = await teamStandingOf(this.database.db, p.organizationId, id);
+      if (standing) await this.mappedTeams.apply(p, standing.email, standing.groups);
+    }
   }
 
   /** Sets the members (each must be a user of the organization), then the roles of everyone who joined, stayed or left. */

@@ -8,7 +8,8 @@ import { normalizeEmail } from "../modules/people/addresses.js";
 import { peopleRepository } from "../modules/people/repository.js";
 import type { AccessService } from "../modules/access/service.js";
 import { USER_SCHEMA } from "./discovery.js";
-import { accountFor, deprovision, provision } from "./effects.js";
+import type { MappedTeams } from "../identity/team-membership.js";
+import { accountFor, deprovision, provision, teamStandingOf } from "./effects.js";
 import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
 import { scimRepository, type ScimUserRow } from "./repository.js";
 import { checkIfMatch, etagOf, listResponse, normalizeActive, objectBody, patchOperations, type ListQuery } from "./resources.js";
@@ -49,6 +50,8 @@ export class ScimUserService {
     private readonly clock: Clock,
     private readonly access: AccessService,
     private readonly baseUrl: string,
+    /** Applies the mapping's team entries once a change has committed (docs/identity.md). */
+    private readonly mappedTeams?: MappedTeams,
   ) {}
 
   async present(ex: Executor, row: ScimUserRow): Promise<ScimUser> {
@@ -141,6 +144,8 @@ export class ScimUserService {
       return { user: await this.present(trx, updated), email: account?.email, active: input.active, userId: row.user_id };
     });
     if (!result.active) await this.endAccesses(p, result.userId, result.email);
+    const standing = await teamStandingOf(this.database.db, p.organizationId, id);
+    if (standing) await this.mappedTeams?.apply(p, standing.email, standing.groups);
     return result.user;
   }
 
@@ -155,6 +160,7 @@ export class ScimUserService {
       return { userId: row.user_id, email: (await peopleRepository.findUser(trx, row.user_id))?.email };
     });
     await this.endAccesses(p, gone.userId, gone.email);
+    if (gone.email) await this.mappedTeams?.apply(p, gone.email, null);
   }
 
   /** Runs after the person left: safe to repeat (a retried request ends nothing twice). */

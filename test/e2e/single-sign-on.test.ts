@@ -123,6 +123,35 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     expect((await sessionOf(page)).status).toBe(401);
   });
 
+  it("lists a person in the teams their groups map to, with the role's permissions, and drops them when the group is gone; a hand-added member stays", async () => {
+    await t.api("PUT", "/api/teams/data", { name: "Data", members: [{ emailAddress: "dee@example.com", role: "owner" }] });
+    const members = async () => ((await t.api("GET", "/api/teams/data")).body.members as Array<Record<string, unknown>>).map(({ emailAddress, role, provisionedBy }) => ({ emailAddress, role, provisionedBy }));
+    idp.people.set("finn", { email: "finn@example.com", groups: ["data-team"] });
+    const page = await newPage();
+    await ssoSignIn(page, "finn");
+    const session = await sessionOf(page);
+    expect(session.body.role).toBe("member");
+    expect(await members()).toEqual([
+      { emailAddress: "dee@example.com", role: "owner", provisionedBy: undefined },
+      { emailAddress: "finn@example.com", role: "member", provisionedBy: "group-mapping" },
+    ]);
+    const events = ((await t.api("GET", "/api/events")).body as Array<{ type: string; subject: string }>).filter((e) => e.subject === "data").map((e) => e.type.split(".").pop());
+    expect(events).toEqual(["TeamCreatedEvent", "TeamUpdatedEvent"]);
+    // The team role's permissions: Finn may add a data product of the team.
+    const headers = { "x-csrf-token": session.body.csrfToken, origin: t.url };
+    const put = (title: string) => page.request.put(`${t.url}/api/dataproducts/finns-product`, { headers, data: { info: { title, owner: "data" } } });
+    expect((await put("Finn's")).status()).toBeLessThan(300);
+
+    // Out of the group at the provider: the next sign-in takes him out of the team, and Dee stays.
+    idp.people.set("finn", { email: "finn@example.com", groups: [] });
+    const again = await newPage();
+    await ssoSignIn(again, "finn");
+    expect(await members()).toEqual([{ emailAddress: "dee@example.com", role: "owner", provisionedBy: undefined }]);
+    const later = await sessionOf(again);
+    const refused = await again.request.put(`${t.url}/api/dataproducts/finns-product`, { headers: { "x-csrf-token": later.body.csrfToken, origin: t.url }, data: { info: { title: "Finn's again", owner: "data" } } });
+    expect(refused.status()).toBe(403);
+  });
+
   it("refuses an address the provider has not verified", async () => {
     const page = await newPage();
     await ssoSignIn(page, "eve").catch(() => {});

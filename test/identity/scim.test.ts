@@ -180,6 +180,72 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("SCIM 2.0 (%s)", (kind) => {
     expect(later).toHaveLength(events.length);
   });
 
+  it("a mapped group lists its users in the team with the mapped role and its permissions, and drops only them when they leave", async () => {
+    await t.api("PUT", "/api/teams/analytics", { name: "Analytics", members: [{ emailAddress: "hal@example.com", role: "owner" }] });
+    await t.api("PUT", "/api/settings/scim-mapping", {
+      scimGroupMappings: [
+        { scimGroup: "Steward Admins", type: "organizationOwner" },
+        { scimGroup: "Analysts", type: "teamMemberRole", teamId: "analytics", teamMemberRole: "member" },
+        { scimGroup: "Analytics Leads", type: "teamMemberRole", teamId: "analytics", teamMemberRole: "owner" },
+      ],
+    });
+    const eve = (await scim("POST", "/Users", { schemas: [USER], userName: "eve@example.com", active: true })).body.id as string;
+    const hal = (await scim("POST", "/Users", { schemas: [USER], userName: "hal@example.com", active: true })).body.id as string;
+    await t.server.services.people.addMember(t.server.services.database.db, t.organizationId, "eve@example.com", "member", PASSWORD);
+    const signIn = await request(t.url, "POST", "/auth/sign-in", { email: "eve@example.com", password: PASSWORD });
+    const cookie = /steward_session=[^;]+/.exec(signIn.headers.get("set-cookie")!)![0];
+    const asEve = (method: string, path: string, body?: unknown) => request(t.url, method, path, body, { headers: { cookie, "x-csrf-token": signIn.body.csrfToken } });
+    const product = { info: { title: "Eve's", owner: "analytics" } };
+    const members = async () => ((await t.api("GET", "/api/teams/analytics")).body.members as Array<Record<string, unknown>>).map(({ emailAddress, role, provisionedBy }) => ({ emailAddress, role, provisionedBy }));
+    const teamEvents = async () => ((await t.api("GET", "/api/events")).body as Array<{ type: string; subject: string }>).filter((e) => e.subject === "analytics" && e.type.endsWith("TeamUpdatedEvent")).length;
+    expect((await asEve("PUT", "/api/dataproducts/eves-product", product)).status).toBe(403);
+
+    const updatesBefore = await teamEvents();
+    const group = await scim("POST", "/Groups", { schemas: [GROUP], displayName: "Analysts", members: [{ value: eve }, { value: hal }] });
+    expect(group.status).toBe(201);
+    // Eve is listed by the mapping; Hal, listed by hand, stays as he was listed.
+    expect(await members()).toEqual([
+      { emailAddress: "hal@example.com", role: "owner", provisionedBy: undefined },
+      { emailAddress: "eve@example.com", role: "member", provisionedBy: "group-mapping" },
+    ]);
+    expect(await teamEvents()).toBe(updatesBefore + 1);
+    expect([200, 201]).toContain((await asEve("PUT", "/api/dataproducts/eves-product", product)).status);
+
+    // A second group raises her role; leaving it lowers it again.
+    const leads = await scim("POST", "/Groups", { schemas: [GROUP], displayName: "Analytics Leads", members: [{ value: eve }] });
+    expect((await members()).find((m) => m.emailAddress === "eve@example.com")?.role).toBe("member");
+    await t.api("PUT", "/api/settings/scim-mapping", {
+      scimGroupMappings: [
+        { scimGroup: "Analytics Leads", type: "teamMemberRole", teamId: "analytics", teamMemberRole: "owner" },
+        { scimGroup: "Analysts", type: "teamMemberRole", teamId: "analytics", teamMemberRole: "member" },
+      ],
+    });
+    await scim("PATCH", `/Groups/${leads.body.id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Analytics Leads" }] });
+    expect((await members()).find((m) => m.emailAddress === "eve@example.com")?.role).toBe("owner");
+    expect((await scim("DELETE", `/Groups/${leads.body.id}`)).status).toBe(204);
+    expect((await members()).find((m) => m.emailAddress === "eve@example.com")?.role).toBe("member");
+
+    // Removed from the group: out of the team and without its permissions; Hal stays.
+    const removed = await scim("PATCH", `/Groups/${group.body.id}`, { schemas: [PATCH], Operations: [{ op: "remove", path: `members[value eq "${eve}"]` }] });
+    expect(removed.status).toBe(200);
+    expect(await members()).toEqual([{ emailAddress: "hal@example.com", role: "owner", provisionedBy: undefined }]);
+    expect((await asEve("PUT", "/api/dataproducts/eves-product", { info: { title: "Eve's again", owner: "analytics" } })).status).toBe(403);
+    const halGone = await scim("PATCH", `/Groups/${group.body.id}`, { schemas: [PATCH], Operations: [{ op: "remove", path: `members[value eq "${hal}"]` }] });
+    expect(halGone.status).toBe(200);
+    expect(await members()).toEqual([{ emailAddress: "hal@example.com", role: "owner", provisionedBy: undefined }]);
+
+    // Back in the group, then deprovisioned: the team drops her too.
+    await scim("PATCH", `/Groups/${group.body.id}`, { schemas: [PATCH], Operations: [{ op: "add", path: "members", value: [{ value: eve }] }] });
+    expect((await members()).map((m) => m.emailAddress)).toEqual(["hal@example.com", "eve@example.com"]);
+    await scim("PATCH", `/Users/${eve}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: false } }] });
+    expect((await members()).map((m) => m.emailAddress)).toEqual(["hal@example.com"]);
+    await scim("PATCH", `/Users/${eve}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: true } }] });
+    expect((await members()).map((m) => m.emailAddress)).toEqual(["hal@example.com", "eve@example.com"]);
+    expect((await scim("DELETE", `/Users/${eve}`)).status).toBe(204);
+    expect((await members()).map((m) => m.emailAddress)).toEqual(["hal@example.com"]);
+    await t.api("PUT", "/api/settings/scim-mapping", { scimGroupMappings: [{ scimGroup: "Steward Admins", type: "organizationOwner" }] });
+  });
+
   it("answers errors as SCIM error documents with scimType", async () => {
     const badFilter = await scim("GET", `/Users?filter=${encodeURIComponent("userName eq")}`);
     expect(badFilter.status).toBe(400);
