@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../src/platform/clock.js";
 import { DATABASES } from "./helpers/databases.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
-import { standardsDir } from "./helpers/standards-dir.js";
+import { standardsDir } from "./conformance/standards-dir.js";
 
 /**
  * Clients generated from the reference product's description must read every access document

@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 import { parse } from "yaml";
-import { standardsDir } from "./standards-dir.js";
+import { standardsDir } from "../conformance/standards-dir.js";
 
 /**
  * The reference product's OpenAPI description (in STANDARDS_DIR; conformance tests only), and
