@@ -116,39 +116,13 @@ export const lineageRepository = {
   },
 
   /** Distinct edges touching any of these datasets (namespace as stored: normalized), at most `limit`. */
-  async edgesOfDatasets(ex: Executor, organizationId: string, datasets: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
-    const found: EdgeRow[] = [];
-    for (const slice of chunked(datasets, 200)) {
-      if (found.length >= limit) break;
-      const rows = await ex
-        .selectFrom("lineage_edges")
-        .select(EDGE_COLUMNS)
-        .distinct()
-        .where("organization_id", "=", organizationId)
-        .where((eb) => eb.or(slice.map((d) => eb.and([eb("dataset_namespace", "=", d.namespace), eb("dataset_name", "=", d.name)]))))
-        .limit(limit - found.length)
-        .execute();
-      found.push(...rows);
-    }
-    return found;
+  edgesOfDatasets(ex: Executor, organizationId: string, datasets: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
+    return edgesWhere(ex, organizationId, ["dataset_namespace", "dataset_name"], datasets, limit);
   },
 
   /** Distinct edges of any of these jobs, at most `limit`. */
-  async edgesOfJobs(ex: Executor, organizationId: string, jobs: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
-    const found: EdgeRow[] = [];
-    for (const slice of chunked(jobs, 200)) {
-      if (found.length >= limit) break;
-      const rows = await ex
-        .selectFrom("lineage_edges")
-        .select(EDGE_COLUMNS)
-        .distinct()
-        .where("organization_id", "=", organizationId)
-        .where((eb) => eb.or(slice.map((j) => eb.and([eb("job_namespace", "=", j.namespace), eb("job_name", "=", j.name)]))))
-        .limit(limit - found.length)
-        .execute();
-      found.push(...rows);
-    }
-    return found;
+  edgesOfJobs(ex: Executor, organizationId: string, jobs: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
+    return edgesWhere(ex, organizationId, ["job_namespace", "job_name"], jobs, limit);
   },
 
   /** Distinct datasets stored under one namespace (normalized), at most `limit`: candidates for a port's pattern. */
@@ -227,3 +201,27 @@ export const lineageRepository = {
       .execute();
   },
 };
+
+/** Distinct edges whose (namespace, name) columns hold one of `keys`, 200 keys a statement, at most `limit`. */
+async function edgesWhere(
+  ex: Executor,
+  organizationId: string,
+  [namespaceColumn, nameColumn]: readonly ["dataset_namespace", "dataset_name"] | readonly ["job_namespace", "job_name"],
+  keys: ReadonlyArray<{ namespace: string; name: string }>,
+  limit: number,
+): Promise<EdgeRow[]> {
+  const found: EdgeRow[] = [];
+  for (const slice of chunked(keys, 200)) {
+    if (found.length >= limit) break;
+    const rows = await ex
+      .selectFrom("lineage_edges")
+      .select(EDGE_COLUMNS)
+      .distinct()
+      .where("organization_id", "=", organizationId)
+      .where((eb) => eb.or(slice.map((k) => eb.and([eb(namespaceColumn, "=", k.namespace), eb(nameColumn, "=", k.name)]))))
+      .limit(limit - found.length)
+      .execute();
+    found.push(...rows);
+  }
+  return found;
+}
