@@ -30,16 +30,19 @@ describe("governance in a browser", () => {
     const page = await newPage(PEOPLE.owner);
     await page.goto(`${t.url}/policies`);
     await heading(page, "Policies");
+    await page.getByRole("link", { name: "PII access ends" }).waitFor();
     expect(await page.getByRole("row").count()).toBe(3);
     await page.getByRole("link", { name: "PII access ends" }).click();
     await heading(page, "PII access ends");
     expect(await page.locator("pre.code").textContent()).toBe(rule.condition);
+    await page.getByText("Not enforced: only Accepted policies decide.").first().waitFor();
     expect(await page.getByText("Not enforced: only Accepted policies decide.").count()).toBe(1);
 
     await page.getByRole("button", { name: "Try it" }).click();
     const verdict = page.getByRole("table", { name: "What the rule would decide" });
     await verdict.waitFor();
     expect(await verdict.getByRole("link", { name: "analytics-orders" }).count()).toBe(1);
+    await page.getByText("it would deny 1,").first().waitFor();
     expect(await page.getByText("it would deny 1,").count()).toBe(1);
 
     // A draft that does not compile says where.
@@ -73,9 +76,11 @@ describe("governance in a browser", () => {
     const page = await newPage(PEOPLE.owner);
     await page.goto(`${t.url}/classification-schemes`);
     await heading(page, "Classification schemes");
+    await page.getByRole("table", { name: "Tiers of Sensitivity" }).getByRole("row", { name: /Restricted/ }).waitFor();
     expect(await page.getByRole("table", { name: "Tiers of Sensitivity" }).getByRole("row").count()).toBe(3);
     await page.goto(`${t.url}/certifications`);
     await heading(page, "Certifications");
+    await page.getByText("All checks pass.").first().waitFor();
     expect(await page.getByText("All checks pass.").count()).toBe(1);
     await page.goto(`${t.url}/dataproducts/orders`);
     await heading(page, "Orders");
