@@ -2,10 +2,11 @@ import { v7 as uuidv7 } from "uuid";
 import { eventRepository, type EventRow } from "../events/repository.js";
 import { principalNames } from "../modules/people/principal-names.js";
 import type { Database, Executor } from "../platform/database/index.js";
-import { composeMessage, type Message } from "./messages.js";
+import { audienceRepository as audience, consumerUserId } from "./audience-repository.js";
+import { composeMessage, detailOf, type Message } from "./messages.js";
 import { inboxRepository as inbox } from "./inbox-repository.js";
 import { channelTarget, emailTarget, notificationRepository as repo, type DeliveryRow, type NotificationRow } from "./repository.js";
-import { ENDING_SOON_DAYS, REMINDERS, remindersDue, ruleFor, teamsFor, type Facts, type NotificationKind, type Rule } from "./rules.js";
+import { ENDING_SOON_DAYS, peopleFor, REMINDERS, remindersDue, resourceOf, rulesFor, teamsFor, writerSide, type Facts, type NotificationKind, type Rule } from "./rules.js";
 import { SYSTEM_NAME } from "../modules/people/principal-names.js";
 
 /** Events read per organization and transaction. */
@@ -66,24 +67,30 @@ export class Deriver {
 
   private async derive(trx: Executor, organizationId: string, row: EventRow, deliveries: Array<Omit<DeliveryRow, "row_id">>, notifications: Array<Omit<NotificationRow, "row_id">>) {
     const data = JSON.parse(row.data) as Record<string, unknown>;
-    const rule = ruleFor(row.kind, data);
-    if (!rule) return;
-    const { facts, access } = await this.facts(trx, organizationId, rule, row.subject);
-    const teams = teamsFor(rule, facts);
-    if (teams.length === 0) return;
+    const rules = rulesFor(row.kind, data);
+    if (rules.length === 0) return;
     const names = await principalNames(trx, organizationId, [row.principal]);
-    const message = composeMessage({
-      kind: rule.kind,
-      subject: row.subject,
-      actor: names.get(row.principal) ?? row.principal,
-      comment: row.comment,
-      appUrl: this.options.appUrl,
-      time: row.time,
-      eventId: row.id,
-      event: this.options.render(row),
-      access,
-    });
-    await this.fanOut(trx, organizationId, { kind: rule.kind, teams, message, eventId: row.id, seq: row.seq, principal: row.principal, webhooks: true }, deliveries, notifications);
+    for (const rule of rules) {
+      const { facts, access } = await this.facts(trx, organizationId, rule, row.kind, row.subject, data);
+      const teams = teamsFor(rule, facts);
+      const people = peopleFor(rule, facts);
+      if (teams.length === 0 && people.length === 0) continue;
+      const message = composeMessage({
+        kind: rule.kind,
+        subject: row.subject,
+        actor: names.get(row.principal) ?? row.principal,
+        comment: row.comment,
+        appUrl: this.options.appUrl,
+        time: row.time,
+        eventId: row.id,
+        event: this.options.render(row),
+        access,
+        resource: resourceOf(row.kind),
+        eventKind: row.kind,
+        detail: detailOf(rule.kind, data),
+      });
+      await this.fanOut(trx, organizationId, { kind: rule.kind, teams, people, message, eventId: row.id, seq: row.seq, principal: row.principal, webhooks: true }, deliveries, notifications);
+    }
   }
 
   /**
@@ -105,7 +112,10 @@ export class Deriver {
         for (const due of remindersDue({ endAt: access.end_at, nextReassessmentDate: reassess }, now)) {
           const rule = REMINDERS[due.kind];
           const teams = teamsFor(rule, { providerTeamId: access.provider_team_id, consumerTeamId: access.consumer_team_id });
-          if (teams.length === 0) continue;
+          const userId = access.consumer_type === "user" ? consumerUserId(access.doc) : null;
+          const member = userId === null ? undefined : await audience.member(this.database.db, access.organization_id, userId);
+          const people = peopleFor(rule, { consumerUserId: member ?? null });
+          if (teams.length === 0 && people.length === 0) continue;
           const eventId = `${due.kind}:${access.id}:${due.date}`;
           const message = composeMessage({
             kind: due.kind,
@@ -122,7 +132,7 @@ export class Deriver {
           await this.database.db.transaction().execute(async (trx) => {
             const deliveries: Array<Omit<DeliveryRow, "row_id">> = [];
             const notifications: Array<Omit<NotificationRow, "row_id">> = [];
-            await this.fanOut(trx, access.organization_id, { kind: due.kind, teams, message, eventId, seq: 0, principal: "system", webhooks: false }, deliveries, notifications);
+            await this.fanOut(trx, access.organization_id, { kind: due.kind, teams, people, message, eventId, seq: 0, principal: "system", webhooks: false }, deliveries, notifications);
             await repo.insertDeliveries(trx, deliveries);
             await inbox.insertNotifications(trx, notifications);
             queued += deliveries.length + notifications.length;
@@ -137,7 +147,7 @@ export class Deriver {
   private async fanOut(
     trx: Executor,
     organizationId: string,
-    n: { kind: NotificationKind; teams: string[]; message: Message; eventId: string; seq: number; principal: string; webhooks: boolean },
+    n: { kind: NotificationKind; teams: string[]; people?: string[]; message: Message; eventId: string; seq: number; principal: string; webhooks: boolean },
     deliveries: Array<Omit<DeliveryRow, "row_id">>,
     notifications: Array<Omit<NotificationRow, "row_id">>,
   ): Promise<void> {
@@ -173,6 +183,8 @@ export class Deriver {
     }
     const people = new Map<string, string>();
     for (const team of teams) for (const person of await repo.teamPeople(trx, organizationId, team)) people.set(person.id, person.email);
+    // Persons who consume an access themselves hear of it as its team's members do.
+    for (const userId of n.people ?? []) people.set(userId, "");
     for (const userId of people.keys()) {
       // Whoever acted knows already.
       if (row.principal === `user:${userId}`) continue;
@@ -182,20 +194,55 @@ export class Deriver {
     }
   }
 
-  private async facts(trx: Executor, organizationId: string, rule: Rule, subject: string): Promise<{ facts: Facts; access?: { providerDataProductId: string; providerOutputPortId: string; consumer: string } }> {
-    if (rule.audience.includes("contractConsumers")) return { facts: { contractConsumerTeamIds: await repo.contractConsumerTeams(trx, organizationId, subject) } };
+  /** What the rule's audience needs to know, read in the derivation's transaction. */
+  private async facts(
+    trx: Executor,
+    organizationId: string,
+    rule: Rule,
+    eventKind: string,
+    subject: string,
+    data: Record<string, unknown>,
+  ): Promise<{ facts: Facts; access?: { providerDataProductId: string; providerOutputPortId: string; consumer: string } }> {
+    if (rule.audience.includes("contractConsumers")) {
+      const users = await audience.contractConsumerUserIds(trx, organizationId, subject);
+      const members = (await Promise.all(users.map((u) => audience.member(trx, organizationId, u)))).filter((m): m is string => m !== undefined);
+      return { facts: { contractConsumerTeamIds: await repo.contractConsumerTeams(trx, organizationId, subject), contractConsumerUserIds: members } };
+    }
+    const resource = resourceOf(eventKind);
+    if (resource !== "access") {
+      // A document's change with a warning goes to its owner; a read without an access to the port's product's owner.
+      const owner = await audience.ownerTeam(trx, organizationId, resource === "dataContract" ? "datacontract" : "dataproduct", subject);
+      return { facts: { writerTeamId: owner, providerTeamId: owner } };
+    }
     const access = await repo.access(trx, organizationId, subject);
     if (!access) return { facts: {} };
     const consumer = consumerName(access);
+    const userId = access.consumer_type === "user" ? consumerUserId(access.doc) : null;
+    const held = rule.audience.includes("approvers") ? heldPolicyIds(data) : [];
+    const side = writerSide(eventKind);
     return {
-      facts: { providerTeamId: access.provider_team_id, consumerTeamId: access.consumer_team_id },
+      facts: {
+        providerTeamId: access.provider_team_id,
+        consumerTeamId: access.consumer_team_id,
+        consumerUserId: userId === null ? null : ((await audience.member(trx, organizationId, userId)) ?? null),
+        approverTeamIds: await audience.eligibleTeams(trx, organizationId, held),
+        writerTeamId: side === "consumer" ? access.consumer_team_id : access.provider_team_id,
+      },
       access: { providerDataProductId: access.provider_data_product_id, providerOutputPortId: access.provider_output_port_id, consumer },
     };
   }
 }
 
+/** The policies whose require-approvals verdicts an event carries. */
+function heldPolicyIds(data: Record<string, unknown>): string[] {
+  const verdicts = (Array.isArray(data.verdicts) ? data.verdicts : []) as Array<{ policyId?: unknown; effect?: unknown }>;
+  return verdicts.filter((v) => v && v.effect === "require-approvals" && typeof v.policyId === "string").map((v) => v.policyId as string);
+}
+
 /** The consumer side of an access, in words. */
-function consumerName(access: { consumer_type: string; consumer_data_product_id: string | null; consumer_team_id: string | null }): string {
+function consumerName(access: { consumer_type: string; consumer_data_product_id: string | null; consumer_team_id: string | null; doc?: string }): string {
   if (access.consumer_type === "dataProduct" && access.consumer_data_product_id) return `data product '${access.consumer_data_product_id}'`;
+  const user = access.consumer_type === "user" && access.doc !== undefined ? consumerUserId(access.doc) : null;
+  if (user !== null) return `'${user}'`;
   return access.consumer_team_id ? `team '${access.consumer_team_id}'` : "its consumer";
 }

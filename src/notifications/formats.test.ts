@@ -2,8 +2,8 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { nextAttemptAt } from "./backoff.js";
 import { googleChatMessage, mailMessage, signedWebhook, slackMessage, teamsMessage } from "./formats.js";
-import { composeMessage } from "./messages.js";
-import { ruleFor, teamsFor } from "./rules.js";
+import { peopleFor, rulesFor, teamsFor, writerSide } from "./rules.js";
+import { composeMessage, detailOf } from "./messages.js";
 
 const message = composeMessage({
   kind: "accessRejected",
@@ -80,16 +80,58 @@ describe("formats", () => {
 });
 
 describe("rules", () => {
+  const only = (kind: string, data: Record<string, unknown> = {}) => {
+    const rules = rulesFor(kind, data);
+    expect(rules).toHaveLength(1);
+    return rules[0];
+  };
+  const verdict = (effect: string, extra: Record<string, unknown> = {}) => ({ policyId: `p-${effect}`, name: `P ${effect}`, effect, gate: "access.request", rule: "true", read: {}, ...extra });
+
   it("given an access event, the audience's teams, each once", () => {
-    expect(teamsFor(ruleFor("AccessRequestedEvent", {})!, { providerTeamId: "p", consumerTeamId: "c" })).toEqual(["p"]);
-    expect(teamsFor(ruleFor("AccessApprovedEvent", {})!, { providerTeamId: "p", consumerTeamId: "c" })).toEqual(["c"]);
-    expect(teamsFor(ruleFor("AccessProvisioningFailedEvent", {})!, { providerTeamId: "p", consumerTeamId: "p" })).toEqual(["p"]);
+    expect(teamsFor(only("AccessRequestedEvent"), { providerTeamId: "p", consumerTeamId: "c" })).toEqual(["p"]);
+    expect(teamsFor(only("AccessApprovedEvent"), { providerTeamId: "p", consumerTeamId: "c" })).toEqual(["c"]);
+    expect(teamsFor(only("AccessProvisioningFailedEvent"), { providerTeamId: "p", consumerTeamId: "p" })).toEqual(["p"]);
   });
 
-  it("a contract update notifies only when it broke compatibility", () => {
-    expect(ruleFor("DataContractUpdatedEvent", { breaking: false })).toBeUndefined();
-    expect(teamsFor(ruleFor("DataContractUpdatedEvent", { breaking: true })!, { contractConsumerTeamIds: ["a", "b", "a"] })).toEqual(["a", "b"]);
-    expect(ruleFor("TeamCreatedEvent", {})).toBeUndefined();
+  it("a contract update notifies only when it broke compatibility, its consuming teams and persons", () => {
+    expect(rulesFor("DataContractUpdatedEvent", { breaking: false })).toEqual([]);
+    const rule = only("DataContractUpdatedEvent", { breaking: true });
+    expect(teamsFor(rule, { contractConsumerTeamIds: ["a", "b", "a"] })).toEqual(["a", "b"]);
+    expect(peopleFor(rule, { contractConsumerTeamIds: ["a"], contractConsumerUserIds: ["u1", "u2"] })).toEqual(["u1", "u2"]);
+    expect(rulesFor("TeamCreatedEvent", {})).toEqual([]);
+  });
+
+  it("an access a person consumes tells the person; a team's access tells no one beside the team", () => {
+    expect(peopleFor(only("AccessApprovedEvent"), { consumerTeamId: null, consumerUserId: "u1" })).toEqual(["u1"]);
+    expect(peopleFor(only("AccessRequestedEvent"), { providerTeamId: "p", consumerUserId: "u1" })).toEqual([]);
+  });
+
+  it("a request a policy holds asks the approvers instead, and a recorded approval short of enough asks them again", () => {
+    const rule = only("AccessRequestedEvent", { verdicts: [verdict("require-approvals", { count: 2 })] });
+    expect(rule.kind).toBe("approvalsNeeded");
+    expect(teamsFor(rule, { providerTeamId: "p", consumerTeamId: "c", approverTeamIds: ["risk", "p"] })).toEqual(["p", "risk"]);
+    expect(only("AccessApprovalRecordedEvent", { approvals: { given: 1, needed: 2 } }).kind).toBe("approvalsNeeded");
+    expect(rulesFor("AccessApprovalRecordedEvent", { approvals: { given: 2, needed: 2 } })).toEqual([]);
+  });
+
+  it("a warning goes to the writer's team beside the event's own notification", () => {
+    const rules = rulesFor("AccessRequestedEvent", { verdicts: [verdict("warn")] });
+    expect(rules.map((r) => r.kind)).toEqual(["accessRequested", "policyWarning"]);
+    expect(teamsFor(rules[1], { providerTeamId: "p", writerTeamId: "c" })).toEqual(["c"]);
+    expect(only("DataContractCreatedEvent", { verdicts: [verdict("warn")] }).kind).toBe("policyWarning");
+    expect(rulesFor("DataProductUpdatedEvent", { verdicts: [verdict("deny")] })).toEqual([]);
+    expect([writerSide("AccessRequestedEvent"), writerSide("AccessApprovedEvent"), writerSide("DataContractUpdatedEvent")]).toEqual(["consumer", "provider", "owner"]);
+  });
+
+  it("a read without an access tells the provider, naming the run, job and dataset", () => {
+    const data = { outputPortId: "pg", violation: { consumerDataProductId: "campaigns", consumerTeamId: "c", job: { namespace: "dbt", name: "daily" }, runId: "r-1", dataset: { namespace: "postgres://db", name: "shop.orders" } } };
+    const rule = only("AccessViolationDetectedEvent", data);
+    expect(teamsFor(rule, { providerTeamId: "p" })).toEqual(["p"]);
+    const message = composeMessage({ kind: rule.kind, subject: "orders", actor: "lineage key", comment: null, appUrl: "https://s.test", time: "t", eventId: "e", event: {}, resource: "dataProduct", detail: detailOf(rule.kind, data) });
+    expect(message.text).toBe(
+      "lineage key reported a read without an active access of data product 'orders'. Run 'r-1' of job 'dbt/daily' read dataset 'postgres://db/shop.orders' of output port 'pg' for data product 'campaigns'.",
+    );
+    expect(message.link).toBe("https://s.test/dataproducts/orders");
   });
 });
 

@@ -95,7 +95,7 @@ export const notificationRepository = {
   async access(ex: Executor, organizationId: string, id: string) {
     return ex
       .selectFrom("accesses")
-      .select(["provider_team_id", "consumer_team_id", "provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id"])
+      .select(["provider_team_id", "consumer_team_id", "provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id", "doc"])
       .where("organization_id", "=", organizationId)
       .where("id", "=", id)
       .executeTakeFirst();

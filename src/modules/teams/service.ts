@@ -1,6 +1,7 @@
 import type { Executor } from "../../platform/database/index.js";
 import { conflict } from "../../platform/errors.js";
 import { policy, writeOperation } from "../../policies/index.js";
+import { audienceRepository } from "../../notifications/audience-repository.js";
 import { apiKeyRepository } from "../api-keys/repository.js";
 import { resourceRepository } from "../shared/resource-repository.js";
 import { searchText, type DocumentDefinition } from "../shared/document-service.js";
@@ -24,6 +25,10 @@ export function teamDefinition(hooks: TeamHooks): DocumentDefinition<Team> {
     authorize: (p, id, before, after) => policy.writeTeam(p, id, writeOperation(before, after)),
     emitChange(emit, id, before, after) {
       emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
+    },
+    // A deleted team's notification channels go with it, in the same transaction (docs/notifications.md).
+    async written(ex, p, id, after) {
+      if (after === undefined) await audienceRepository.removeTeamChannels(ex, p.organizationId, id);
     },
     async checkDeletable(ex, organizationId, team) {
       const owned = await resourceRepository.countOwnedBy(ex, organizationId, ["dataproduct", "datacontract", "asset", "sourcesystem", "definition", "tag"], team.id);

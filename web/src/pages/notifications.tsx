@@ -21,6 +21,9 @@ export const KIND_LABELS: Record<string, string> = {
   breakingChange: "Breaking change to a contract my team uses",
   accessEndingSoon: "An access of my team ends within a week",
   reassessmentDue: "An access of my team is due for reassessment",
+  approvalsNeeded: "An access my team may approve needs approvals",
+  policyWarning: "A policy warned about my team's change",
+  accessViolation: "A run read my team's data without an access",
 };
 
 /** The header's link to the notifications, with the unread count; it asks again now and then. */

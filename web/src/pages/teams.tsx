@@ -4,6 +4,7 @@ import { productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
+import { TeamChannels } from "../components/team-channels.js";
 import { AccessTable } from "./access-parts.js";
 import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
 
@@ -237,6 +238,7 @@ export function TeamPage({ id }: { id: string }) {
         {consumed.data?.length === 0 && <Empty>This team consumes no data products through Steward.</Empty>}
         {!!consumed.data?.length && <AccessTable accesses={consumed.data} />}
       </section>
+      {editable && <TeamChannels teamId={t.id} />}
       <Confirm
         open={removing !== null}
         title="Remove team member"
@@ -250,7 +252,7 @@ export function TeamPage({ id }: { id: string }) {
         </p>
       </Confirm>
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/teams/${enc(t.id)}`} name={t.name} noun="team" then="/teams">
-        Its members stop acting for it. A team that still owns data products or contracts, or takes part in an access, cannot be deleted.
+        Its members stop acting for it and its notification channels are removed. A team that still owns data products or contracts, or takes part in an access, cannot be deleted.
       </DeleteDialog>
     </>
   );
