@@ -104,6 +104,16 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
     expect(messagesAt("/ok/sales").some((m) => m.text.includes(id) && m.text.includes("warned"))).toBe(false);
     await inboxHas("mia@example.com", "policyWarning", id);
     expect((await t.api("PUT", "/api/policies/say-why", { name: "say-why", status: "Deprecated", rule: { condition: "size(access.info.purpose) < 20", effect: "warn", gates: ["access.request"] } })).status).toBe(200);
+
+    // A document's warning goes to its owner team.
+    const docRule = { condition: "true", effect: "warn", gates: ["contract.publish"], message: "Describe it." };
+    expect((await policy("describe-it", docRule)).status).toBe(200);
+    const doc = { dataContractSpecification: "0.9.3", info: { title: "Refunds", version: "1.0.0", owner: "sales", status: "active" }, schema: { type: "dbt", specification: "version: 2\nmodels:\n  - name: refunds\n    columns:\n      - name: id\n        data_type: text\n" } };
+    const put = await t.api("PUT", "/api/datacontracts/refunds", doc, { key: keys.sales });
+    expect(put.status, put.text).toBe(200);
+    await heard("/ok/sales", "sales key created data contract 'refunds'. The policy warned: 'describe-it': Describe it.");
+    await inboxHas("sam@example.com", "policyWarning", "refunds");
+    expect((await t.api("PUT", "/api/policies/describe-it", { name: "describe-it", status: "Deprecated", rule: docRule })).status).toBe(200);
   });
 
   it("an access a person consumes: the person, in the web app and by e-mail", async () => {
