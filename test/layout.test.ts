@@ -19,6 +19,7 @@ const LAYERS: Record<string, string> = {
   platform: "platform",
   workers: "platform",
   metrics: "platform",
+  formats: "formats",
   "schema-formats": "formats",
   "contract-formats": "formats",
   "product-formats": "formats",
@@ -125,6 +126,12 @@ describe("the floor plan", () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("keeps the owner rule and format detection free of imports, so the web app and the connectors read documents as the server does", () => {
+    const text = readFileSync(join(SRC, "formats/documents.ts"), "utf8");
+    const imports = [...text.matchAll(/^\s*(?:import|export)\b(?!\s+type\b)[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+    expect(imports).toEqual([]);
   });
 
   it("lists no exception that no longer happens", () => {
