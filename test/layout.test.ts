@@ -134,6 +134,13 @@ describe("the floor plan", () => {
     expect(imports).toEqual([]);
   });
 
+  it("makes every problem of a fixed status through its named constructor in src/platform/errors.ts", () => {
+    const adHoc = sourceFiles(SRC)
+      .filter((file) => !file.endsWith("platform/errors.ts"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/new Problem\(\s*\d{3}\b/g)].map(() => relative(ROOT, file)));
+    expect(adHoc, "use badRequest, missing, tooLarge … of src/platform/errors.ts").toEqual([]);
+  });
+
   it("lists no exception that no longer happens", () => {
     const edges = new Set(sourceFiles(SRC).flatMap((file) => importsOf(file).map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`)));
     expect(Object.keys(EXCEPTIONS).filter((edge) => !edges.has(edge))).toEqual([]);

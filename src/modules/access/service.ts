@@ -4,7 +4,7 @@ import type { Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
+import { badRequest, type FieldViolation, invalid, missing, notFound } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
@@ -189,7 +189,7 @@ export class AccessService {
 
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
-    if (!transition) throw new Problem(400, `Unknown provisioning transition '${transitionName}'.`);
+    if (!transition) throw badRequest(`Unknown provisioning transition '${transitionName}'.`);
     checkDocumentSize("Provisioning report", JSON.stringify(report));
     let result: Provisioning | null = null;
     await this.change(p, id, "report-provisioning", (record, now) => {
@@ -203,7 +203,7 @@ export class AccessService {
 
   async getProvisioning(p: Principal, id: string): Promise<Provisioning> {
     const record = await this.find(p.organizationId, id);
-    if (!record.provisioning) throw new Problem(404, `No provisioning has been reported for access '${id}' yet.`);
+    if (!record.provisioning) throw missing(`No provisioning has been reported for access '${id}' yet.`);
     return record.provisioning;
   }
 
