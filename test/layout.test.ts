@@ -59,10 +59,6 @@ function mayImport(from: string, to: string): boolean {
  * entry is a debt, not a permission.
  */
 const EXCEPTIONS: Record<string, string> = {
-  // Migrations that re-read stored documents do it through the format code, as every write does.
-  "src/platform/database/migrations/0080_domain_archetype.ts -> src/contract-formats/index.ts": "documents re-read by format",
-  "src/platform/database/migrations/0080_domain_archetype.ts -> src/product-formats/index.ts": "documents re-read by format",
-  "src/platform/database/migrations/0120_access_port_ids.ts -> src/product-formats/ports.ts": "ports resolved as accesses name them",
   // The worker pool runs the schema parsers' tasks off the main thread.
   "src/workers/tasks.ts -> src/schema-formats/index.ts": "worker tasks are the parsers",
   "src/workers/tasks.ts -> src/schema-formats/limits.ts": "worker tasks are the parsers",
