@@ -4,8 +4,8 @@ import { productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
-import { AccessTable } from "./access-parts.js";
-import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
+import { AccessTable } from "../components/access-parts.js";
+import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
   const { session } = useSession();

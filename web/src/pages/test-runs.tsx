@@ -1,7 +1,7 @@
 import { get, pagePath, withQuery, type TestResults } from "../api.js";
 import { useLocation } from "../router.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad, When } from "../ui.js";
-import { Fact, IdFact, ReadOne } from "./catalog-parts.js";
+import { Fact, IdFact, ReadOne } from "../components/catalog-parts.js";
 
 /**
  * Published test runs of data contracts (docs/product.md §8): what `datacontract test --publish` sends,
