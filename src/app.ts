@@ -26,7 +26,7 @@ import { notificationChannelRoutes } from "./modules/notification-channels/route
 import { notificationRoutes } from "./modules/notifications/routes.js";
 import { presentedSecret } from "./platform/auth.js";
 import { ping } from "./platform/database/index.js";
-import { databaseUnavailable, forbidden, Problem, problemTitle, problemType, unauthorized } from "./platform/errors.js";
+import { badRequest, databaseUnavailable, forbidden, problemTitle, problemType, unauthorized } from "./platform/errors.js";
 import { scopePermits } from "./policies/scopes.js";
 import { registerMetrics } from "./metrics/http.js";
 import { requestContext } from "./metrics/registry.js";
@@ -130,7 +130,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     forceCloseConnections: "idle",
     // URLs the router cannot decode (a stray `%`) are client errors like any other.
     frameworkErrors: (error, request, reply) =>
-      writeProblem(reply, request, new Problem(400, error.code === "FST_ERR_BAD_URL" ? "The request URL is not valid." : error.message)),
+      writeProblem(reply, request, badRequest(error.code === "FST_ERR_BAD_URL" ? "The request URL is not valid." : error.message)),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   registerProblemHandling(app);
@@ -152,7 +152,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     try {
       decodeURIComponent(request.url.slice(start + 1));
     } catch {
-      return done(new Problem(400, "The request's query string is not valid: it has a malformed percent-encoding."));
+      return done(badRequest("The request's query string is not valid: it has a malformed percent-encoding."));
     }
     done();
   });

@@ -6,7 +6,7 @@ import { systemClock } from "../platform/clock.js";
 import { openDatabase, type Database } from "../platform/database/index.js";
 import { describeDatabaseUrl } from "../platform/database/describe.js";
 import { migrateToLatest } from "../platform/database/migrations/index.js";
-import { Problem } from "../platform/errors.js";
+import { badRequest, missing, Problem } from "../platform/errors.js";
 import type { Services } from "../services.js";
 import { registerConsumeCommand } from "./consume.js";
 import { registerConnectorCommands } from "./connector.js";
@@ -120,13 +120,13 @@ key
   .addOption(databaseOption())
   .option("--json", "print one JSON object")
   .action(async (opts: { org: string; team?: string; readOnly?: boolean; scope?: string; user?: string; name: string; expiresAt?: string; databaseUrl?: string; json?: boolean }) => {
-    if (opts.readOnly && !opts.team) throw new Problem(400, "--read-only needs --team: a read-only key belongs to a team.");
+    if (opts.readOnly && !opts.team) throw badRequest("--read-only needs --team: a read-only key belongs to a team.");
     if (opts.scope !== undefined && !(API_KEY_SCOPES as readonly string[]).includes(opts.scope)) {
-      throw new Problem(400, `--scope must be one of ${API_KEY_SCOPES.join(", ")}.`);
+      throw badRequest(`--scope must be one of ${API_KEY_SCOPES.join(", ")}.`);
     }
     const scope = (opts.scope ?? (opts.team ? (opts.readOnly ? "team_read" : "team") : "organization")) as ApiKeyScope;
     const created = await withServices(opts.databaseUrl, async (s) => {
-      if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
+      if (!(await s.organizations.exists(opts.org))) throw missing(`No organization has the id '${opts.org}'.`);
       return s.database.db.transaction().execute((trx) =>
         s.apiKeys.createKey(trx, opts.org, {
           displayName: opts.name,
@@ -163,7 +163,7 @@ user
     }
     const role = opts.owner ? "owner" : "member";
     const member = await withServices(opts.databaseUrl, async (s) => {
-      if (!(await s.organizations.exists(opts.org))) throw new Problem(404, `No organization has the id '${opts.org}'.`);
+      if (!(await s.organizations.exists(opts.org))) throw missing(`No organization has the id '${opts.org}'.`);
       return s.database.db.transaction().execute((trx) => s.people.addMember(trx, opts.org, opts.email, role, password));
     });
     output(

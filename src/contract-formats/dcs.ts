@@ -10,6 +10,7 @@ import { FieldLimitExceeded, parseLimits, type ParseLimits } from "../schema-for
 import { isRecord } from "../schema-formats/text.js";
 import { Definitions } from "../schema-formats/definitions.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
+import { isDcs1 } from "../formats/documents.js";
 import { infoFacts, qualityRules, str } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
 import type { ContractDocument, ContractFormat, ModelGroup } from "./types.js";
@@ -200,8 +201,7 @@ export const dcsFormat: ContractFormat = {
   name: "dcs",
   label: "Data Contract Specification 1.x",
   // 0.9.x documents could already use `models`; without a Schema object they are read as this format.
-  detects: (doc) =>
-    (typeof doc.dataContractSpecification === "string" && /^[1-9]/.test(doc.dataContractSpecification)) || (doc.schema === undefined && isRecord(doc.models)),
+  detects: isDcs1,
   validate(doc) {
     structure ??= createAjv({ verbose: true }).compile(DcsSchema);
     return structure(doc) ? [] : standardViolations(structure.errors);

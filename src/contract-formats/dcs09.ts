@@ -9,6 +9,7 @@ import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { normalizeSchemaType, parseSchema, SCHEMA_TYPES } from "../schema-formats/index.js";
 import { isRecord } from "../schema-formats/text.js";
+import { namesDcs1 } from "../formats/documents.js";
 import { infoFacts } from "./members.js";
 import { modelToSchemaObject, odcsHead, serversToOdcs } from "./to-odcs.js";
 import type { ContractDocument, ContractFormat, ModelGroup } from "./types.js";
@@ -75,7 +76,7 @@ function groups(doc: ContractDocument): ModelGroup[] {
 export const dcs09Format: ContractFormat = {
   name: "dcs-0.9",
   label: "Data Contract Specification 0.9 (Schema object)",
-  detects: (doc) => doc.schema !== undefined || !(typeof doc.dataContractSpecification === "string" && /^[1-9]/.test(doc.dataContractSpecification)),
+  detects: (doc) => doc.schema !== undefined || !namesDcs1(doc),
   validate(doc) {
     structure ??= createAjv({ verbose: true }).compile(Dcs09Schema);
     const violations = structure(doc) ? [] : standardViolations(structure.errors);

@@ -2,6 +2,9 @@
 import { isRecord } from "../schema-formats/text.js";
 import type { QualityRule } from "../schema-formats/types.js";
 import { QUALITY_OPERATORS } from "./odcs-shapes.js";
+import { infoOwnership } from "../formats/documents.js";
+
+export { customProperty } from "../formats/documents.js";
 
 /** A non-empty string, or undefined. */
 export function str(value: unknown): string | undefined {
@@ -17,20 +20,12 @@ export function infoFacts(doc: Record<string, unknown>) {
   const info = isRecord(doc.info) ? doc.info : {};
   return {
     title: str(info.title) ?? String(doc.id),
-    owner: str(info.owner),
-    ownerField: "info.owner",
+    ...infoOwnership(doc),
     version: str(info.version),
     status: str(info.status),
     description: str(info.description),
     domain: str(info.domain),
   };
-}
-
-/** The standards' `customProperties: [{property, value}]`: the named one and its index. */
-export function customProperty(list: unknown, name: string): { value: unknown; index: number } | undefined {
-  if (!Array.isArray(list)) return undefined;
-  const index = list.findIndex((p) => isRecord(p) && p.property === name);
-  return index === -1 ? undefined : { value: (list[index] as Record<string, unknown>).value, index };
 }
 
 /** The Data Contract Specification's deprecated spellings of two comparisons, and what they mean. */

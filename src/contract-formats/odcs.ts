@@ -8,7 +8,8 @@ import type { FieldViolation } from "../platform/errors.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
 import { isRecord } from "../schema-formats/text.js";
-import { customProperty, qualityRules, str } from "./members.js";
+import { isOdcs, standardOwnership } from "../formats/documents.js";
+import { qualityRules, str } from "./members.js";
 import { conditionalViolations } from "./odcs-rules.js";
 import { odcsDocumentSchema } from "./odcs-shapes.js";
 import { editionOf, ODCS_3_0, ODCS_API_VERSIONS, type OdcsEdition } from "./odcs-editions.js";
@@ -26,15 +27,7 @@ function structureViolations(doc: ContractDocument, edition: OdcsEdition): Field
 }
 
 function facts(doc: ContractDocument): ContractFacts {
-  const team = isRecord(doc.team) ? doc.team : undefined;
-  let owner: string | undefined;
-  let ownerField = "team.name";
-  if (str(team?.name) !== undefined) owner = str(team?.name);
-  else {
-    const custom = customProperty(doc.customProperties, "owner");
-    if (custom && str(custom.value) !== undefined) [owner, ownerField] = [str(custom.value), `customProperties[${custom.index}].value`];
-    else if (str(doc.domain) !== undefined) [owner, ownerField] = [str(doc.domain), "domain"];
-  }
+  const { owner, ownerField } = standardOwnership(doc);
   const description = isRecord(doc.description) ? (str(doc.description.purpose) ?? str(doc.description.usage)) : undefined;
   return { title: contractTitle(doc), owner, ownerField, version: str(doc.version), status: str(doc.status), description, domain: str(doc.domain) };
 }
@@ -86,7 +79,7 @@ function models(doc: ContractDocument): NormalizedModel[] {
 export const odcsFormat: ContractFormat = {
   name: "odcs",
   label: "Open Data Contract Standard v3",
-  detects: (doc) => doc.apiVersion !== undefined || doc.kind === "DataContract",
+  detects: isOdcs,
   validate(doc) {
     const edition = editionOf(doc);
     return [...structureViolations(doc, edition), ...conditionalViolations(doc, edition)];

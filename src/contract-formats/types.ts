@@ -9,7 +9,9 @@ import type { NormalizedField, NormalizedModel } from "../schema-formats/types.j
 
 export type ContractDocument = Record<string, unknown>;
 
-export type ContractFormatName = "odcs" | "dcs" | "dcs-0.9";
+import type { ContractFormatName } from "../formats/documents.js";
+
+export type { ContractFormatName };
 
 /** What Steward indexes and authorizes by, read from a document of any format. */
 export interface ContractFacts {

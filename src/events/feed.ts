@@ -1,5 +1,5 @@
 import type { EventLog } from "./log.js";
-import { Problem } from "../platform/errors.js";
+import { tooManyRequests } from "../platform/errors.js";
 import { ReadAhead } from "./engine/read-ahead.js";
 import type { RenderedBatch } from "./repository.js";
 
@@ -65,21 +65,11 @@ export class FeedService {
     }
     const heldHere = this.heldByOrganization.get(organizationId) ?? 0;
     if (heldHere >= maxHeldPerOrganization) {
-      throw new Problem(
-        429,
-        `This organization already has ${maxHeldPerOrganization} long polls held (LONG_POLL_MAX_WAITING_PER_ORGANIZATION). Use longPolling=false, or retry later.`,
-        undefined,
-        { "retry-after": String(Math.ceil(holdMs / 1000)) },
-      );
+      throw tooManyRequests(`This organization already has ${maxHeldPerOrganization} long polls held (LONG_POLL_MAX_WAITING_PER_ORGANIZATION). Use longPolling=false, or retry later.`, Math.ceil(holdMs / 1000));
     }
     // The process's cap, like the organization's: a limit reached is a 429 that names it.
     if (this.held >= maxHeld) {
-      throw new Problem(
-        429,
-        `This server already holds ${maxHeld} long polls (LONG_POLL_MAX_WAITING). Use longPolling=false, or retry later.`,
-        undefined,
-        { "retry-after": String(Math.ceil(holdMs / 1000)) },
-      );
+      throw tooManyRequests(`This server already holds ${maxHeld} long polls (LONG_POLL_MAX_WAITING). Use longPolling=false, or retry later.`, Math.ceil(holdMs / 1000));
     }
     this.held++;
     this.heldByOrganization.set(organizationId, heldHere + 1);

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../platform/config.js";
-import { Problem } from "../platform/errors.js";
+import { missing } from "../platform/errors.js";
 import { errors } from "../platform/http/shapes.js";
 import { principalOf, type App } from "../platform/http/types.js";
 import { readCookie, sessionCookie } from "../modules/people/cookies.js";
@@ -33,7 +33,7 @@ export function ssoRoutes(app: App, oidc: OidcSignIn | undefined, config: Config
   );
 
   app.get("/auth/oidc/start", { schema: { tags, summary: "Start signing in with the OpenID provider (redirects there)", response: { ...errors(404, 503) } } }, async (request, reply) => {
-    if (!oidc) throw new Problem(404, "Single sign-on is not configured on this server (OIDC_ISSUER).");
+    if (!oidc) throw missing("Single sign-on is not configured on this server (OIDC_ISSUER).");
     try {
       const { url, state } = await oidc.begin();
       return reply.code(302).header("cache-control", "no-store").header("set-cookie", stateCookie(state, 600, secure(request, config))).header("location", url).send();
@@ -45,7 +45,7 @@ export function ssoRoutes(app: App, oidc: OidcSignIn | undefined, config: Config
   });
 
   app.get("/auth/oidc/callback", { schema: { tags, summary: "Where the OpenID provider sends the browser back", hide: true } }, async (request, reply) => {
-    if (!oidc) throw new Problem(404, "Single sign-on is not configured on this server (OIDC_ISSUER).");
+    if (!oidc) throw missing("Single sign-on is not configured on this server (OIDC_ISSUER).");
     const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
     const isSecure = secure(request, config);
     try {

@@ -1,7 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { App } from "../platform/http/types.js";
 import { hashSecret, sameSecret } from "../platform/auth.js";
-import { Problem } from "../platform/errors.js";
+import { unauthenticated } from "../platform/errors.js";
 import { addSource, httpDuration, httpRequests, registry, requestContext, type MetricSource } from "./registry.js";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -48,7 +48,7 @@ export function registerMetrics(app: App, options: { token?: string; source: Met
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
     const token = bearer(request.headers.authorization);
     if (token === undefined || !sameSecret(hashSecret(token), expected)) {
-      throw new Problem(401, "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", undefined, { "www-authenticate": 'Bearer realm="metrics"' });
+      throw unauthenticated("GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", { "www-authenticate": 'Bearer realm="metrics"' });
     }
     return reply.type(registry.contentType).header("cache-control", "no-store").send(await registry.metrics());
   });

@@ -92,17 +92,33 @@ export class Problem extends Error {
   }
 }
 
+/*
+ * The named problems: every problem Steward answers is made by one of these, so a status always
+ * comes with its own type and title (problemType, problemTitle) and the code says what went wrong
+ * in words rather than in numbers.
+ */
 export const badRequest = (detail: string, violations?: FieldViolation[]) => new Problem(400, detail, violations);
 export const unauthorized = () =>
   new Problem(401, "A valid API key is required in the x-api-key header (or Authorization: Bearer).", undefined, {
     "www-authenticate": 'Bearer realm="steward"',
   });
+/** 401 in the request's own words: not signed in, a wrong password, a missing bearer token. */
+export const unauthenticated = (detail: string, headers?: Record<string, string>) => new Problem(401, detail, undefined, headers);
 export const forbidden = (detail: string) => new Problem(403, detail);
 export const notFound = (what: string, id: string) => new Problem(404, `${what} '${id}' was not found.`);
+/** 404 for what has no id to name: an unusable invitation, a record not reported yet, a feature not configured. */
+export const missing = (detail: string) => new Problem(404, detail);
+export const methodNotAllowed = (detail: string, allow: string) => new Problem(405, detail, undefined, { allow });
 export const conflict = (detail: string) => new Problem(409, detail);
 export const preconditionFailed = (detail: string) => new Problem(412, detail);
-export const invalid = (detail: string, violations: FieldViolation[]) => new Problem(422, detail, violations);
-export const unavailable = (detail: string) => new Problem(503, detail);
+/** 413: a body or a stored document over its limit, which the detail names. */
+export const tooLarge = (detail: string) => new Problem(413, detail);
+export const unsupportedMediaType = (detail: string) => new Problem(415, detail);
+export const invalid = (detail: string, violations?: FieldViolation[]) => new Problem(422, detail, violations);
+/** 429: a limit of concurrent or repeated requests reached; `retryAfter` is in seconds. */
+export const tooManyRequests = (detail: string, retryAfter: number | string) => new Problem(429, detail, undefined, { "retry-after": String(retryAfter) });
+export const unavailable = (detail: string, retryAfter?: number | string) =>
+  new Problem(503, detail, undefined, retryAfter === undefined ? {} : { "retry-after": String(retryAfter) });
 /** The database cannot be reached: nothing a client sent was wrong, and trying again later may work. */
 export const databaseUnavailable = () => new Problem(503, "The database is not reachable.", undefined, { "retry-after": "5" });
 

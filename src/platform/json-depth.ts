@@ -1,11 +1,11 @@
-import { Problem } from "./errors.js";
+import { badRequest, Problem } from "./errors.js";
 
 /** Deepest nesting of arrays and objects a request body may have. */
 export const MAX_JSON_DEPTH = 200;
 
 /** The problem (400) for a body, JSON or YAML, that nests deeper than MAX_JSON_DEPTH. */
 export function bodyTooDeep(): Problem {
-  return new Problem(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  return badRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
 }
 
 /**

@@ -4,7 +4,7 @@
  * `.nan`) as `null`, YAML's own types (`!!binary`, `!!set`, `!!omap`, `!!timestamp`) as `{}`,
  * a byte array or a reformatted date. Such a member is refused and named instead.
  */
-import { Problem, type FieldViolation } from "./errors.js";
+import { badRequest, type FieldViolation, Problem } from "./errors.js";
 import { renderPath, type Segment } from "./paths.js";
 
 /** What a value that JSON cannot carry is, or undefined for a JSON value (a leaf or a plain object or array). */
@@ -50,5 +50,5 @@ export function firstNonJsonMember(value: unknown): { path: Segment[]; message: 
 export function nonJsonMemberProblem(found: { path: Segment[]; message: string }, locate?: (path: Segment[]) => Partial<FieldViolation> | undefined): Problem {
   const field = renderPath("", found.path) || "body";
   const violation = { field, message: found.message, ...locate?.(found.path) };
-  return new Problem(400, `The request body holds a value JSON cannot carry: ${field} ${found.message}.`, [violation]);
+  return badRequest(`The request body holds a value JSON cannot carry: ${field} ${found.message}.`, [violation]);
 }

@@ -4,7 +4,7 @@
  * column. Free of HTTP, so that a worker thread can do the same for big documents.
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, stringify, type Document, type Node as YamlNode } from "yaml";
-import { Problem } from "./errors.js";
+import { badRequest, Problem } from "./errors.js";
 import { bodyTooDeep, MAX_JSON_DEPTH, valueNestsDeeperThan } from "./json-depth.js";
 import { firstNonJsonMember, nonJsonMemberProblem } from "./json-values.js";
 import type { Segment } from "./paths.js";
@@ -97,12 +97,12 @@ export function readYaml(text: string): { value: unknown; source: YamlSource } {
     if (doc.errors.length > 0) {
       const error = doc.errors[0]!;
       const pos = lines.linePos(error.pos[0]);
-      throw new Problem(400, `The request body is not valid YAML (line ${pos.line}, column ${pos.col}): ${error.message.split("\n")[0]}`);
+      throw badRequest(`The request body is not valid YAML (line ${pos.line}, column ${pos.col}): ${error.message.split("\n")[0]}`);
     }
     const repeated = duplicateKey(doc);
     if (repeated) {
       const pos = lines.linePos(repeated.range![0]);
-      throw new Problem(400, `The request body is not valid YAML (line ${pos.line}, column ${pos.col}): Map keys must be unique`);
+      throw badRequest(`The request body is not valid YAML (line ${pos.line}, column ${pos.col}): Map keys must be unique`);
     }
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
@@ -110,7 +110,7 @@ export function readYaml(text: string): { value: unknown; source: YamlSource } {
     if (error instanceof NestingTooDeep) throw bodyTooDeep();
     // Alias limits surface as plain errors.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Problem(400, `The request body is not valid YAML: ${reason}`);
+    throw badRequest(`The request body is not valid YAML: ${reason}`);
   }
   // Aliases can nest what the text does not.
   if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw bodyTooDeep();

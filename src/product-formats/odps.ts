@@ -8,6 +8,7 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import { customProperty, str } from "../contract-formats/members.js";
+import { isOdps, standardOwnership } from "../formats/documents.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
 import { isRecord } from "../schema-formats/text.js";
 import type { OutputPortView, ProductFormat } from "./types.js";
@@ -128,7 +129,7 @@ const versionOk = (version: unknown, v11: boolean) => typeof version === "string
 export const odpsFormat: ProductFormat = {
   name: "odps",
   label: "Open Data Product Standard v1",
-  detects: (doc) => doc.apiVersion !== undefined || doc.kind === "DataProduct",
+  detects: isOdps,
   validate(doc) {
     const v11 = is11(doc);
     let structure = structures.get(v11);
@@ -145,14 +146,9 @@ export const odpsFormat: ProductFormat = {
     return violations;
   },
   facts(doc) {
-    const team = isRecord(doc.team) ? doc.team : undefined;
-    const custom = customProperty(doc.customProperties, "owner");
     const description = isRecord(doc.description) ? (str(doc.description.purpose) ?? str(doc.description.usage)) : undefined;
     const base = { title: str(doc.name) ?? String(doc.id), status: str(doc.status), description, domain: str(doc.domain), archetype: archetypeOf(doc) };
-    if (str(team?.name) !== undefined) return { ...base, owner: str(team?.name), ownerField: "team.name" };
-    if (custom && str(custom.value) !== undefined) return { ...base, owner: str(custom.value), ownerField: `customProperties[${custom.index}].value` };
-    if (str(doc.domain) !== undefined) return { ...base, owner: str(doc.domain), ownerField: "domain" };
-    return { ...base, ownerField: "team.name" };
+    return { ...base, ...standardOwnership(doc) };
   },
   outputPorts(doc) {
     if (!Array.isArray(doc.outputPorts)) return [];

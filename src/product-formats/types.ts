@@ -7,7 +7,9 @@ import type { FieldViolation } from "../platform/errors.js";
 
 export type ProductDocument = Record<string, unknown>;
 
-export type ProductFormatName = "odps" | "dps";
+import type { ProductFormatName } from "../formats/documents.js";
+
+export type { ProductFormatName };
 
 export interface ProductFacts {
   title: string;

@@ -1,10 +1,14 @@
 import type { DataContract, DataProduct } from "./api.js";
 import { contractTitle } from "../../src/contract-formats/title.js";
+import { customProperty as customPropertyEntry, isOdcs, isOdps, standardOwnership } from "../../src/formats/documents.js";
+
+export { isOdcs, isOdps };
 
 /**
  * What the pages show of a catalog document, whichever format it is in (docs/product.md §4): the
  * Data Product/Contract Specification keeps it under `info`, the open standards (ODPS, ODCS) at
- * the top level, with the owner in `team.name`, a custom property `owner`, or `domain`.
+ * the top level, with the owner in `team.name`, a custom property `owner`, or `domain`: the owner
+ * rule and the format detection are the server's own (src/formats/documents.ts).
  */
 
 type Loose = Record<string, any>;
@@ -34,23 +38,17 @@ export interface DocumentSummary {
   tags: string[];
 }
 
-const customProperty = (doc: Loose, name: string): unknown =>
-  Array.isArray(doc.customProperties) ? doc.customProperties.find((p: Loose) => p?.property === name)?.value : undefined;
+const customProperty = (doc: Loose, name: string): unknown => customPropertyEntry(doc.customProperties, name)?.value;
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-function standardOwner(doc: Loose): string | undefined {
-  const team = doc.team;
-  return text(team && !Array.isArray(team) ? team.name : undefined) ?? text(customProperty(doc, "owner")) ?? text(doc.domain);
-}
+const standardOwner = (doc: Loose): string | undefined => standardOwnership(doc).owner;
 
 function standardDescription(doc: Loose): string | undefined {
   const d = doc.description;
   return text(d) ?? text(d?.purpose) ?? text(d?.usage);
 }
 
-export const isOdps = (doc: Loose): boolean => doc.kind === "DataProduct" || typeof doc.apiVersion === "string";
-export const isOdcs = (doc: Loose): boolean => doc.kind === "DataContract" || typeof doc.apiVersion === "string";
 
 export function productSummary(p: DataProduct): DocumentSummary {
   const doc = p as Loose;

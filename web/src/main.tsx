@@ -18,7 +18,7 @@ import { ApiKeysPage } from "./pages/apikeys.js";
 import { MembersPage } from "./pages/members.js";
 import { AssetList, AssetPage } from "./pages/assets.js";
 import { DefinitionList, DefinitionPage, SourceSystemList, SourceSystemPage, TagList, TagPage } from "./pages/catalog.js";
-import { CATALOG_KINDS } from "./pages/catalog-parts.js";
+import { CATALOG_KINDS } from "./components/catalog-parts.js";
 import { TestRunList, TestRunPage } from "./pages/test-runs.js";
 import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
 import { GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";

@@ -4,6 +4,7 @@
  * ODPS alike). Everything read here is chosen by a document author: it only ever selects entries
  * of the operator's configuration, never a host or a role by itself.
  */
+import { customProperty as customPropertyEntry, productOwner as ownerOf } from "../../formats/documents.js";
 import { findOutputPort } from "../../product-formats/ports.js";
 
 export interface AccessView {
@@ -13,11 +14,6 @@ export interface AccessView {
   roles?: unknown;
   consumer: { dataProductId?: string; teamId?: string; userId?: string };
   provisioning?: { status?: string } | null;
-}
-
-interface CustomProperty {
-  property?: unknown;
-  value?: unknown;
 }
 
 export interface PortView {
@@ -48,13 +44,8 @@ export interface ServerReference {
   table?: string;
 }
 
-function isOdps(product: ProductView): boolean {
-  return product.kind === "DataProduct" && typeof product.apiVersion === "string";
-}
-
 function customProperty(holder: { customProperties?: unknown }, property: string): unknown {
-  if (!Array.isArray(holder.customProperties)) return undefined;
-  return (holder.customProperties as CustomProperty[]).find((p) => p && typeof p === "object" && p.property === property)?.value;
+  return customPropertyEntry(holder.customProperties, property)?.value;
 }
 
 function text(value: unknown): string | undefined {
@@ -78,8 +69,7 @@ export function serverReference(port: PortView): ServerReference {
   return { name: text(s.host), database: text(s.database), schema: text(s.schema), table: text(s.table) };
 }
 
-/** The owner team's id: `info.owner` (DPS); `team.name`, else custom property `owner`, else `domain` (ODPS). */
+/** The owner team's id, by the one owner rule the server applies too (src/formats/documents.ts). */
 export function productOwner(product: ProductView): string | undefined {
-  if (!isOdps(product)) return text(product.info?.owner);
-  return text(product.team?.name) ?? text(customProperty(product, "owner")) ?? text(product.domain);
+  return ownerOf(product as Record<string, unknown>);
 }

@@ -1,27 +1,29 @@
 import { v7 as uuidv7 } from "uuid";
-import { ACCESS_EVENT_KINDS, type EventExtras } from "../../events/kinds.js";
+import { ACCESS_EVENT_KINDS } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { invalid, notFound, Problem, type FieldViolation } from "../../platform/errors.js";
+import { badRequest, type FieldViolation, invalid, missing, notFound } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, changesOf, stageOf, type AccessAction } from "./lifecycle.js";
+import { approvedOnCreation, PROVISIONING_TRANSITIONS, changesOf, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 import { approvalRepository } from "./approvals.js";
 import type { AccessGates } from "./policy-gates.js";
 import { approveUnderPolicies } from "./approval-flow.js";
-import { syncActive } from "./activity.js";
+import * as decisions from "./decisions.js";
+import type { AccessEvent, Decision } from "./decisions.js";
 import { planOfAccess } from "./privileges.js";
 import type { PrivilegesPlan } from "../../privileges/plan.js";
 
-type Change = (record: AccessRecord, emit: Emit, now: string) => void;
-
-/** The use cases of access requests. Who may do what, and when, is lifecycle.ts's table. */
+/**
+ * The use cases of access requests. Who may do what, and when, is lifecycle.ts's table; what each
+ * change does to an access is decisions.ts's: the service loads, asks the policy, decides, stores.
+ */
 export class AccessService {
   constructor(
     private readonly database: Database,
@@ -79,17 +81,13 @@ export class AccessService {
         createdAt: now,
         updatedAt: now,
       };
-      const decided = await this.gates?.request(trx, p, record, now);
-      for (const kind of ACTION_EVENTS.create) emit(kind, accessId, kind === "AccessRequestedEvent" ? decided?.extras : undefined);
+      const gated = await this.gates?.request(trx, p, record, now);
       // An access that needs approvals from several people is never approved at once.
-      if (approvedOnCreation(resolved) && decided?.holds !== true) {
-        record.status = "approved";
-        for (const kind of ACTION_EVENTS.approve) emit(kind, accessId);
-      }
-      syncActive(record, emit, now);
-      const access = present(record);
+      const decision = decisions.create(record, { approvedAtOnce: approvedOnCreation(resolved) && gated?.holds !== true, requested: gated?.extras }, now);
+      const access = present(decision.record);
       checkStoredSize("Access", access);
-      await accessRepository.insert(trx, record);
+      emitAll(emit, decision);
+      await accessRepository.insert(trx, decision.record);
       return { access, created: true };
     });
   }
@@ -133,20 +131,14 @@ export class AccessService {
   async approve(p: Principal, id: string, comment?: string): Promise<Access> {
     const gates = this.gates;
     if (!gates) {
-      return this.change(p, id, "approve", (record, emit) => {
-        record.status = "approved";
-        emit("AccessApprovedEvent", id, undefined, comment);
-      });
+      return this.change(p, id, "approve", (record, now) => decisions.approve(record, { comment }, now));
     }
     return this.events.transaction(p, (trx, emit) => approveUnderPolicies(gates, trx, emit, p, id, comment, this.clock.now().toISOString(), this.database.dialect));
   }
 
   /** The provider side rejects a requested access, which closes it. */
   async reject(p: Principal, id: string, comment?: string): Promise<Access> {
-    return this.change(p, id, "reject", (record, emit) => {
-      record.status = "rejected";
-      emit("AccessRejectedEvent", id, undefined, comment);
-    });
+    return this.change(p, id, "reject", (record, now) => decisions.reject(record, { comment }, now));
   }
 
   /**
@@ -159,15 +151,7 @@ export class AccessService {
       end = parseInstant(body.endDate);
       if (end === null) throw invalid("The end date is not a date.", [{ field: "endDate", message: "must be an ISO 8601 date-time or date" }]);
     }
-    return this.change(p, id, "cancel", (record, emit, now) => {
-      const at = end ?? now;
-      if (record.endAt === null || at < record.endAt) {
-        record.endAt = at;
-        record.doc = { ...record.doc, info: { ...record.doc.info, endDate: body.endDate ?? now } };
-      }
-      record.canceledAt ??= now;
-      emit("AccessCanceledEvent", id, undefined, body.comment);
-    });
+    return this.change(p, id, "cancel", (record, now) => decisions.cancel(record, { endAt: end, endDate: body.endDate, comment: body.comment }, now));
   }
 
   /**
@@ -181,17 +165,10 @@ export class AccessService {
       const ended: string[] = [];
       for (const id of await accessRepository.openForPerson(trx, actor.organizationId, userIds)) {
         const record = await accessRepository.get(trx, actor.organizationId, id, { lock: this.database.dialect });
-        if (!record || record.canceledAt !== null || record.status !== "approved") continue;
-        const now = this.clock.now().toISOString();
-        if (record.endAt === null || now < record.endAt) {
-          record.endAt = now;
-          record.doc = { ...record.doc, info: { ...record.doc.info, endDate: now } };
-        }
-        record.canceledAt = now;
-        emit("AccessCanceledEvent", id, undefined, "The consuming person was deprovisioned.");
-        syncActive(record, emit, now);
-        record.updatedAt = now;
-        await accessRepository.update(trx, record);
+        const decision = record && decisions.endForPerson(record, this.clock.now().toISOString());
+        if (!decision) continue;
+        emitAll(emit, decision);
+        await accessRepository.update(trx, decision.record);
         ended.push(id);
       }
       return ended;
@@ -204,8 +181,7 @@ export class AccessService {
       if (!record) throw notFound("Access", id);
       checkConditions(id, record, conditions);
       accessPolicy.act(p, record, "delete", stageOf(record, this.clock.now().toISOString()));
-      if (record.active) emit("AccessDeactivatedEvent", id);
-      emit("AccessDeletedEvent", id);
+      emitAll(emit, { record, events: decisions.remove(record) });
       await accessRepository.delete(trx, p.organizationId, id);
       await approvalRepository.forget(trx, p.organizationId, id);
     });
@@ -213,32 +189,32 @@ export class AccessService {
 
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
-    if (!transition) throw new Problem(400, `Unknown provisioning transition '${transitionName}'.`);
+    if (!transition) throw badRequest(`Unknown provisioning transition '${transitionName}'.`);
     checkDocumentSize("Provisioning report", JSON.stringify(report));
     let result: Provisioning | null = null;
-    await this.change(p, id, "report-provisioning", (record, emit, now) => {
-      const given = Object.fromEntries(Object.entries(report).filter(([, v]) => v !== undefined));
-      result = record.provisioning = { ...record.provisioning, ...given, status: transition.status, [transition.at]: now, updatedAt: now };
-      checkStoredSize(WITH_PROVISIONING, present(record));
-      emit(transition.event, id, provisioningExtras(result));
+    await this.change(p, id, "report-provisioning", (record, now) => {
+      const decision = decisions.reportProvisioning(record, { transition, report }, now);
+      checkStoredSize(WITH_PROVISIONING, present(decision.record));
+      result = decision.record.provisioning;
+      return decision;
     });
     return result!;
   }
 
   async getProvisioning(p: Principal, id: string): Promise<Provisioning> {
     const record = await this.find(p.organizationId, id);
-    if (!record.provisioning) throw new Problem(404, `No provisioning has been reported for access '${id}' yet.`);
+    if (!record.provisioning) throw missing(`No provisioning has been reported for access '${id}' yet.`);
     return record.provisioning;
   }
 
   async putProvisioning(p: Principal, id: string, provisioning: Provisioning): Promise<Provisioning> {
     checkDocumentSize("Provisioning record", JSON.stringify(provisioning));
     let result: Provisioning | null = null;
-    await this.change(p, id, "report-provisioning", (record, emit, now) => {
-      const previous = record.provisioning?.status;
-      result = record.provisioning = { ...provisioning, updatedAt: now };
-      checkStoredSize(WITH_PROVISIONING, present(record));
-      if (previous !== provisioning.status) emit(provisioningTransitionFor(provisioning.status).event, id, provisioningExtras(result));
+    await this.change(p, id, "report-provisioning", (record, now) => {
+      const decision = decisions.putProvisioning(record, { provisioning }, now);
+      checkStoredSize(WITH_PROVISIONING, present(decision.record));
+      result = decision.record.provisioning;
+      return decision;
     });
     return result!;
   }
@@ -254,9 +230,10 @@ export class AccessService {
       const due = await accessRepository.dueIn(trx, this.database.dialect, organizationId, now, limit);
       let changed = 0;
       for (const record of due) {
-        if (!syncActive(record, emit, now)) continue;
-        record.updatedAt = now;
-        await accessRepository.update(trx, record);
+        const decision = decisions.refresh(record, now);
+        if (decision.events.length === 0) continue;
+        emitAll(emit, decision);
+        await accessRepository.update(trx, decision.record);
         changed++;
       }
       return changed;
@@ -286,12 +263,11 @@ export class AccessService {
     const dates = parseDates(doc.info, violations);
     if (violations.length > 0) throw invalid("The access is not valid.", violations);
 
-    const record: AccessRecord = { ...existing, doc, ...dates, updatedAt: now };
-    checkStoredSize("Access", present(record));
-    emit("AccessUpdatedEvent", record.id);
-    syncActive(record, emit, now);
-    await accessRepository.update(trx, record);
-    return record;
+    const decision = decisions.update(existing, { doc, ...dates }, now);
+    checkStoredSize("Access", present(decision.record));
+    emitAll(emit, decision);
+    await accessRepository.update(trx, decision.record);
+    return decision.record;
   }
 
   private async find(organizationId: string, id: string): Promise<AccessRecord> {
@@ -301,17 +277,16 @@ export class AccessService {
   }
 
   /** Runs one lifecycle action on an existing access, if lifecycle.ts allows it, and saves it. */
-  private async change(p: Principal, id: string, action: AccessAction, apply: Change): Promise<Access> {
+  private async change(p: Principal, id: string, action: AccessAction, decide: (record: AccessRecord, now: string) => Decision): Promise<Access> {
     return this.events.transaction(p, async (trx, emit) => {
       const record = await accessRepository.get(trx, p.organizationId, id, { lock: this.database.dialect });
       if (!record) throw notFound("Access", id);
       const now = this.clock.now().toISOString();
       accessPolicy.act(p, record, action, stageOf(record, now));
-      apply(record, emit, now);
-      syncActive(record, emit, now);
-      record.updatedAt = now;
-      await accessRepository.update(trx, record);
-      return present(record);
+      const decision = decide(record, now);
+      emitAll(emit, decision);
+      await accessRepository.update(trx, decision.record);
+      return present(decision.record);
     });
   }
 }
@@ -336,8 +311,7 @@ function checkStoredSize(label: string, access: Access): void {
   checkDocumentSize(label, accessJson(access));
 }
 
-/** A provisioning event's payload beyond id and timestamp: the new status, and the platform once one was reported. */
-function provisioningExtras(provisioning: Provisioning): EventExtras {
-  const { status, platform } = provisioning;
-  return typeof platform === "string" ? { status, platform } : { status };
+/** Appends a decision's events, in order, about its access. */
+function emitAll(emit: Emit, decision: { record: AccessRecord; events: AccessEvent[] }): void {
+  for (const e of decision.events) emit(e.kind, decision.record.id, e.extras, e.comment);
 }

@@ -1,7 +1,7 @@
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
-import { invalid, Problem } from "../../platform/errors.js";
+import { invalid } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
 import { checkDocumentSize } from "../shared/document-limits.js";
 import { checkPreconditions, DocumentService, etagOfJson, type DocumentDefinition, type Preconditions } from "../shared/document-service.js";
@@ -82,7 +82,7 @@ export class AssetService extends DocumentService<Asset> {
         ]);
       }
       if (assign && current.length >= this.limits.maxAssignedTags) {
-        throw new Problem(422, `Asset '${id}' has ${current.length} assigned tags, the limit of ${this.limits.maxAssignedTags} for one asset (MAX_ASSIGNED_TAGS); remove one first.`);
+        throw invalid(`Asset '${id}' has ${current.length} assigned tags, the limit of ${this.limits.maxAssignedTags} for one asset (MAX_ASSIGNED_TAGS); remove one first.`);
       }
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = withMembers(before, { assignedTags: tags });

@@ -2,7 +2,7 @@ import type { Principal } from "../../platform/auth.js";
 import { contractFormatOf } from "../../contract-formats/index.js";
 import { contractModels as boundedContractModels, contractViolations, parseContractAhead } from "../../contract-formats/models.js";
 import type { Executor } from "../../platform/database/index.js";
-import { conflict, Problem } from "../../platform/errors.js";
+import { conflict, tooLarge } from "../../platform/errors.js";
 import { outputPorts } from "../../product-formats/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { parseLimits } from "../../schema-formats/index.js";
@@ -120,7 +120,7 @@ function yamlHooks(versions: Pick<DocumentDefinition<DataContract>, "review" | "
 function checkYamlSize(text: string): void {
   const bytes = Buffer.byteLength(text, "utf8");
   const limit = documentLimits().documentBytes;
-  if (bytes > limit) throw new Problem(413, `The data contract's YAML text is ${bytes} bytes, more than the limit of ${limit} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
+  if (bytes > limit) throw tooLarge(`The data contract's YAML text is ${bytes} bytes, more than the limit of ${limit} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
 }
 
 /** The contract's YAML as written, or null when it was last written as JSON (readers generate YAML then). */

@@ -4,7 +4,7 @@ import { hashSecret } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Config } from "../../platform/config.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { conflict, forbidden, invalid, Problem } from "../../platform/errors.js";
+import { conflict, forbidden, invalid, missing, unauthenticated } from "../../platform/errors.js";
 import { checkEmail, checkPassword } from "./addresses.js";
 import { invitationRepository, type InvitationRow } from "./invitation-repository.js";
 import type { PasswordHasher } from "./passwords.js";
@@ -88,7 +88,7 @@ export class InvitationService {
 
   private async usable(ex: Executor, token: string): Promise<InvitationRow> {
     const row = token.length > 200 ? undefined : await invitationRepository.find(ex, hashSecret(token));
-    if (!row || row.used_at !== null || row.expires_at <= this.now()) throw new Problem(404, UNUSABLE);
+    if (!row || row.used_at !== null || row.expires_at <= this.now()) throw missing(UNUSABLE);
     return row;
   }
 
@@ -118,7 +118,7 @@ export class InvitationService {
 
   /** The address has an account: only its own session may take the membership. */
   private async acceptAsSignedIn(row: InvitationRow, sessionToken: string | undefined, csrf: string | string[] | undefined): Promise<Accepted> {
-    if (!sessionToken) throw new Problem(401, `An account with the address ${row.email} exists. Sign in with it, then open the invitation again.`);
+    if (!sessionToken) throw unauthenticated(`An account with the address ${row.email} exists. Sign in with it, then open the invitation again.`);
     const { session, user } = await this.sessions.require(sessionToken, csrf);
     if (user.email !== row.email) throw forbidden(`This invitation is for ${row.email}, but you are signed in as ${user.email}. Sign out and sign in as ${row.email}.`);
     await this.database.db.transaction().execute(async (trx) => {
@@ -157,7 +157,7 @@ export class InvitationService {
   }
 
   private async use(ex: Executor, row: InvitationRow): Promise<void> {
-    if (!(await invitationRepository.use(ex, row.token_hash, this.now()))) throw new Problem(404, UNUSABLE);
+    if (!(await invitationRepository.use(ex, row.token_hash, this.now()))) throw missing(UNUSABLE);
   }
 
   /** Grants the invitation's membership; a person who is an owner already stays one. */

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Problem } from "../../platform/errors.js";
+import { badRequest, preconditionFailed } from "../../platform/errors.js";
 import { pageWindow, sendPage } from "../../platform/http/paging.js";
 import { errors, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
@@ -12,8 +12,8 @@ import { EmailParams, MemberInputSchema, MemberSchema } from "./shapes.js";
 function preconditionOf(request: FastifyRequest): Precondition {
   const ifMatch = request.headers["if-match"];
   const ifNoneMatch = request.headers["if-none-match"];
-  if (ifMatch !== undefined && ifMatch.trim() !== "*") throw new Problem(412, "Members have no ETags: If-Match accepts only *.");
-  if (ifMatch !== undefined && ifNoneMatch !== undefined) throw new Problem(400, "Send If-Match or If-None-Match, not both.");
+  if (ifMatch !== undefined && ifMatch.trim() !== "*") throw preconditionFailed("Members have no ETags: If-Match accepts only *.");
+  if (ifMatch !== undefined && ifNoneMatch !== undefined) throw badRequest("Send If-Match or If-None-Match, not both.");
   if (ifMatch !== undefined) return "if-match";
   if (ifNoneMatch?.trim() === "*") return "if-none-match";
   return "none";

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { conflict, notFound, Problem } from "../../platform/errors.js";
+import { conflict, notFound, preconditionFailed } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import { checkEmail, checkPassword, normalizeEmail } from "./addresses.js";
 import { invitationRepository } from "./invitation-repository.js";
@@ -86,9 +86,9 @@ export class MemberService {
     const { standing, userId } = await this.standing(ex, organizationId, email);
     switch (memberOutcome(standing, role, precondition)) {
       case "missing":
-        throw new Problem(412, `'${email}' is neither a member of the organization nor invited to it (If-Match: * asks to change an existing member).`);
+        throw preconditionFailed(`'${email}' is neither a member of the organization nor invited to it (If-Match: * asks to change an existing member).`);
       case "exists":
-        throw new Problem(412, `'${email}' is already ${standing === "invited" ? "invited to" : `${standing === "owner" ? "an owner" : "a member"} of`} the organization.`);
+        throw preconditionFailed(`'${email}' is already ${standing === "invited" ? "invited to" : `${standing === "owner" ? "an owner" : "a member"} of`} the organization.`);
       case "would-demote":
         throw conflict(`'${email}' is an owner of the organization; adding them again does not change that. To make them a member, send the request with If-Match: *.`);
       case "invite": {

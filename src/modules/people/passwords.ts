@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { Problem } from "../../platform/errors.js";
+import { unavailable } from "../../platform/errors.js";
 
 /**
  * Passwords are stored as `scrypt$N$r$p$salt$hash` (salt and hash base64url), never as text.
@@ -31,7 +31,7 @@ class Slots {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= MAX_RUNNING) {
       if (this.waiting.length >= MAX_WAITING) {
-        throw new Problem(503, "Too many sign-ins are being checked right now. Try again in a few seconds.", undefined, { "retry-after": "5" });
+        throw unavailable("Too many sign-ins are being checked right now. Try again in a few seconds.", "5");
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {

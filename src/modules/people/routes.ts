@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
-import { forbidden, Problem } from "../../platform/errors.js";
+import { forbidden, unauthenticated } from "../../platform/errors.js";
 import { errors, NoContent } from "../../platform/http/shapes.js";
 import type { App } from "../../platform/http/types.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
@@ -76,7 +76,7 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
     { schema: { tags, summary: "The signed-in person, their organizations and the CSRF token", response: { 200: SessionViewSchema, ...errors() } } },
     async (request, reply) => {
       const view = await sessions.session(sessionToken(request));
-      if (!view) throw new Problem(401, "You are not signed in.");
+      if (!view) throw unauthenticated("You are not signed in.");
       return reply.header("cache-control", "no-store").send(view);
     },
   );

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from "uuid";
 import { hashSecret, sameSecret, type Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { forbidden, notFound, Problem, unauthorized } from "../../platform/errors.js";
+import { forbidden, notFound, unauthenticated, unauthorized } from "../../platform/errors.js";
 import { personScope } from "../../policies/index.js";
 import { normalizeEmail } from "./addresses.js";
 import { personPrincipal } from "./principal.js";
@@ -114,7 +114,7 @@ export class SessionService {
   /** The signed-in person of a call outside /api (sign-out, switching organization, accepting an invitation), CSRF token checked. */
   async require(token: string | undefined, csrfHeader: string | string[] | undefined): Promise<SignedInAs> {
     const loaded = await this.load(token);
-    if (!loaded) throw new Problem(401, "You are not signed in.");
+    if (!loaded) throw unauthenticated("You are not signed in.");
     checkCsrf(loaded.session, csrfHeader, "This call");
     return loaded;
   }
@@ -183,7 +183,7 @@ export class SessionService {
     const ok = await this.hasher.verify(input.password, user?.password_hash ?? null);
     if (!user || !ok) {
       await this.throttle.failed(email, client);
-      throw new Problem(401, "The email address or the password is not correct.");
+      throw unauthenticated("The email address or the password is not correct.");
     }
     await this.throttle.succeeded(email, client);
     if (user.password_hash !== null && this.hasher.outdated(user.password_hash)) {

@@ -1,7 +1,7 @@
 import { hashSecret } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
-import { Problem } from "../../platform/errors.js";
+import { tooManyRequests } from "../../platform/errors.js";
 import { throttleRepository } from "./throttle-repository.js";
 
 /**
@@ -61,7 +61,7 @@ export class SignInThrottle {
     const ends = Date.parse(entry(rule.counter)!.windowStartedAt) + THROTTLE_WINDOW_MS;
     const retry = Math.max(1, Math.ceil((ends - this.clock.now().getTime()) / 1000));
     const wait = retry < 90 ? `${retry} seconds` : `${Math.ceil(retry / 60)} minutes`;
-    throw new Problem(429, `Too many failed sign-ins. Try again in ${wait}.`, undefined, { "retry-after": String(retry) });
+    throw tooManyRequests(`Too many failed sign-ins. Try again in ${wait}.`, retry);
   }
 
   async failed(email: string, client: string): Promise<void> {

@@ -2,7 +2,7 @@
  * Size limits of stored catalog documents (docs/product.md §1): one document, and the documents of one
  * list page. Set once from the configuration when the application is built.
  */
-import { Problem } from "../../platform/errors.js";
+import { tooLarge } from "../../platform/errors.js";
 
 export interface DocumentLimits {
   /** Largest stored document, in bytes of its JSON (DOCUMENT_LIMIT_BYTES). */
@@ -25,9 +25,6 @@ export function documentLimits(): DocumentLimits {
 export function checkDocumentSize(label: string, json: string): void {
   const bytes = Buffer.byteLength(json, "utf8");
   if (bytes > configured.documentBytes) {
-    throw new Problem(
-      413,
-      `The ${label.toLowerCase()} is ${bytes} bytes as JSON, more than the limit of ${configured.documentBytes} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`,
-    );
+    throw tooLarge(`The ${label.toLowerCase()} is ${bytes} bytes as JSON, more than the limit of ${configured.documentBytes} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
   }
 }

@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { FastifyRequest } from "fastify";
-import { Problem } from "../errors.js";
+import { badRequest } from "../errors.js";
 import { bodyTooDeep, MAX_JSON_DEPTH, scanJsonText } from "../json-depth.js";
 import { firstNonJsonMember, nonJsonMemberProblem } from "../json-values.js";
 import { parseJsonInSlices } from "../json-slices.js";
@@ -27,11 +27,11 @@ const SLICE_BUDGET_MS = 10;
  * any other operation that takes a body answers 400.
  */
 export function bodyText(request: FastifyRequest, body: Buffer): string | null {
-  if (!isUtf8(body)) throw new Problem(400, "The request body is not valid UTF-8 text.");
+  if (!isUtf8(body)) throw badRequest("The request body is not valid UTF-8 text.");
   const text = body.toString("utf8");
   if (text.trim() !== "") return text;
   if (takesEmptyBody(request)) return null;
-  throw new Problem(400, "The request body is empty; this operation takes a document.");
+  throw badRequest("The request body is empty; this operation takes a document.");
 }
 
 /** Whether the route takes no body, or a body whose schema accepts null (an optional body). */
@@ -80,7 +80,7 @@ export function registerJsonBodies(app: App): void {
         const invalid = () => {
           let failure: Error | null = null;
           json(request, "\u0000", (error) => (failure = error));
-          return failure ?? new Problem(400, "The request body is not valid JSON.");
+          return failure ?? badRequest("The request body is not valid JSON.");
         };
         parseJsonInSlices(text, { sliceChars: SLICE_CHARS, budgetMs: SLICE_BUDGET_MS, parse, invalid })
           .then((value) => {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
-import { databaseUnavailable, Problem, ProblemWithMembers, problemTitle, problemType, type FieldViolation } from "../errors.js";
+import { badRequest, databaseUnavailable, type FieldViolation, methodNotAllowed, missing, Problem, problemTitle, problemType, ProblemWithMembers } from "../errors.js";
 import { isDatabaseUnreachable } from "../database/unreachable.js";
 import type { App } from "./types.js";
 import { joinPath, renderPath } from "../paths.js";
@@ -105,13 +105,13 @@ export function registerProblemHandling(app: App): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     if (emptyRests.some((r) => r.method === request.method && r.pattern.test(path))) {
-      return writeProblem(reply, request, new Problem(400, `The path ${path} names an empty id: ${request.method} needs one after its last '/'.`));
+      return writeProblem(reply, request, badRequest(`The path ${path} names an empty id: ${request.method} needs one after its last '/'.`));
     }
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
-      return writeProblem(reply, request, new Problem(405, `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") }));
+      return writeProblem(reply, request, methodNotAllowed(`${request.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, allowed.join(", ")));
     }
-    return writeProblem(reply, request, new Problem(404, `There is nothing at ${request.method} ${path}.`));
+    return writeProblem(reply, request, missing(`There is nothing at ${request.method} ${path}.`));
   });
 
   // Async for the violations of a big YAML body, which are placed on a worker thread.
@@ -121,7 +121,7 @@ export function registerProblemHandling(app: App): void {
       const context = error.validationContext ?? "body";
       // No body at all where a document is needed: as malformed as an empty JSON body (json-body.ts).
       if (context === "body" && request.body === undefined) {
-        return sendProblem(reply, request, new Problem(400, "The request body is empty; this operation takes a document."));
+        return sendProblem(reply, request, badRequest("The request body is empty; this operation takes a document."));
       }
       const status = context === "body" ? 422 : 400;
       const what = context === "body" ? "The request body is not a valid resource." : `The request ${context === "params" ? "path" : context} is invalid.`;

@@ -4,7 +4,7 @@
  * few megabytes of YAML never hold the event loop (docs/product.md §1).
  */
 import type { FastifyRequest } from "fastify";
-import { Problem, type FieldViolation } from "../errors.js";
+import { badRequest, type FieldViolation, Problem, unsupportedMediaType } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
 import { runOffThread, WorkerTimedOut } from "../../workers/pool.js";
@@ -43,7 +43,7 @@ const bodies = new WeakMap<FastifyRequest, Locate>();
 export function registerYamlBodies(app: App, timeoutMs: number): void {
   app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "buffer" }, async (request: FastifyRequest, body: string | Buffer) => {
     if (request.routeOptions.config?.yamlBody !== true) {
-      throw new Problem(415, "This operation takes JSON only (Content-Type: application/json).");
+      throw unsupportedMediaType("This operation takes JSON only (Content-Type: application/json).");
     }
     const text = bodyText(request, body as Buffer);
     if (text === null) return null;
@@ -58,7 +58,7 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     const owner = request.principal?.organizationId ?? "";
     const parse = () => runOffThread("parseYaml", text, timeoutMs, owner);
     const parsed = await timedOutAs(inOrganization(request.principal?.organizationId, parse), `Parsing the ${text.length}-character YAML body`, 413);
-    if ("invalid" in parsed) throw new Problem(400, parsed.invalid, parsed.violations);
+    if ("invalid" in parsed) throw badRequest(parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
     bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs, owner));
     return keepText(parsed.value, text);

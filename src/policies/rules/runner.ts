@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { Problem } from "../../platform/errors.js";
+import { Problem, tooManyRequests, unavailable } from "../../platform/errors.js";
 import type { RuleResult } from "./evaluate.js";
 import type { RuleTask } from "./worker.js";
 
@@ -41,8 +41,8 @@ export class RuleRunner {
   /** Evaluates every rule over every input; results by input, then by rule. */
   run(task: RuleTask): Promise<RuleResult[][]> {
     if (task.rules.length === 0) return Promise.resolve(task.inputs.map(() => []));
-    if (this.#closed) return Promise.reject(new Problem(503, "The server is shutting down."));
-    if (this.#queue.length >= this.limits.maxQueue) return Promise.reject(new Problem(429, "Too many rule evaluations are waiting; try again shortly.", undefined, { "retry-after": "2" }));
+    if (this.#closed) return Promise.reject(unavailable("The server is shutting down."));
+    if (this.#queue.length >= this.limits.maxQueue) return Promise.reject(tooManyRequests("Too many rule evaluations are waiting; try again shortly.", "2"));
     return new Promise((resolve, reject) => {
       this.#queue.push({ task, resolve, reject });
       void this.#next();
@@ -51,7 +51,7 @@ export class RuleRunner {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const p of this.#queue.splice(0)) p.reject(new Problem(503, "The server is shutting down."));
+    for (const p of this.#queue.splice(0)) p.reject(unavailable("The server is shutting down."));
     const worker = this.#worker;
     this.#worker = undefined;
     this.#ready = undefined;

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { call, enc, get, withQuery } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, Table, useLoad, When } from "../ui.js";
 import type { DeliverySchema } from "../../../src/modules/notification-channels/shapes.js";
-import { KIND_LABELS } from "../pages/notifications.js";
+import { KIND_LABELS } from "./notification-kinds.js";
 
 type Delivery = Static<typeof DeliverySchema>;
 

@@ -8,9 +8,9 @@ import { navigate } from "../router.js";
 import { Confirm } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../ui.js";
 import { TONE } from "./activity.js";
-import { AccessStart, AccessTable, Consumer } from "./access-parts.js";
-import { DecisionDialog, type Decision } from "./access-decisions.js";
-import { AccessPrivileges, ProvisioningDiagnostics } from "./access-privileges.js";
+import { AccessStart, AccessTable, Consumer } from "../components/access-parts.js";
+import { DecisionDialog, type Decision } from "../components/access-decisions.js";
+import { AccessPrivileges, ProvisioningDiagnostics } from "../components/access-privileges.js";
 
 type View = "inbox" | "mine" | "all";
 

@@ -4,11 +4,11 @@ import { useSession } from "../session.js";
 import { Confirm, Dialog, DialogFooter } from "../dialogs.js";
 import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
 import { usePrincipalNames } from "../names.js";
-import { teamName } from "./dataproducts.js";
+import { teamName } from "../components/catalog-links.js";
 
 /** Who revoked a key: a principal (`user:<id>`), or a bare user id. */
 const principalOf = (by: unknown): string | undefined => (typeof by === "string" ? (by.includes(":") ? by : `user:${by}`) : undefined);
-import { OwnersOnly, SettingsNav } from "./settings.js";
+import { OwnersOnly, SettingsNav } from "../components/settings.js";
 
 export function ApiKeysPage() {
   const { session } = useSession();

@@ -1,7 +1,7 @@
 import { pagePath, type Asset } from "../api.js";
 import { Badge, Empty, PageHeader, Table } from "../ui.js";
-import { TeamLink } from "./dataproducts.js";
-import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "./catalog-parts.js";
+import { TeamLink } from "../components/catalog-links.js";
+import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
 
 /** Assets (docs/product.md §8): what data platforms sync, shown as they sent it, with the tags assigned in Steward. */
 

@@ -1,7 +1,7 @@
 import type { Definition, SourceSystem, Tag } from "../api.js";
 import { Badge, PageHeader } from "../ui.js";
-import { TeamLink } from "./dataproducts.js";
-import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "./catalog-parts.js";
+import { TeamLink } from "../components/catalog-links.js";
+import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
 
 /** Source systems, definitions and tags (docs/product.md §8): read views of what tools keep through the API. */
 

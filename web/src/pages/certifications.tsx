@@ -1,6 +1,6 @@
 import { enc, get, pagePath, type Certification, type ClassificationScheme } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "./catalog-parts.js";
+import { Fact, IdFact } from "../components/catalog-parts.js";
 import { GovernanceNav } from "./policies.js";
 
 /** Classification schemes and certifications (docs/policies.md), and the certifications a product holds. */

@@ -1,8 +1,8 @@
 import { get, type Connector } from "../api.js";
 import { useSession } from "../session.js";
 import { Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact, NameCell, ReadOne, ValuesSection } from "./catalog-parts.js";
-import { OwnersOnly, SettingsNav } from "./settings.js";
+import { Fact, IdFact, NameCell, ReadOne, ValuesSection } from "../components/catalog-parts.js";
+import { OwnersOnly, SettingsNav } from "../components/settings.js";
 
 /**
  * The connectors registered with the organization and the state they keep between runs (their

@@ -6,7 +6,7 @@ import { ErrorBox, Field, TeamOptions } from "../ui.js";
 import type { LineProblem } from "../yaml-text.js";
 import { ModelTables, schemaList } from "./datacontracts.js";
 import { useOwnTeams } from "./dataproduct-editor.js";
-import { DocumentEditor, type Doc, type FormProps, type Resource } from "./document-editor.js";
+import { DocumentEditor, type Doc, type FormProps, type Resource } from "../components/document-editor.js";
 
 const CONTRACT: Resource = { plural: "datacontracts", noun: "data contract", listTitle: "Data contracts" };
 

@@ -4,9 +4,9 @@ import { contractSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
-import { ContractHistory } from "./contract-history.js";
-import { Promises, useLatestChecks, ViewModels } from "./contract-view.js";
-import { canCreate, TeamLink, useUrlFilters } from "./dataproducts.js";
+import { ContractHistory } from "../components/contract-history.js";
+import { Promises, useLatestChecks, ViewModels } from "../components/contract-view.js";
+import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
 
 const FILTERS = ["q", "teamId"] as const;
 

@@ -4,7 +4,7 @@ import { contractSummary, isOdps, productSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { Field, TeamOptions, useLoad } from "../ui.js";
 import { ID_RULE } from "../words.js";
-import { DocumentEditor, type Doc, type FormProps, type Resource } from "./document-editor.js";
+import { DocumentEditor, type Doc, type FormProps, type Resource } from "../components/document-editor.js";
 
 const PRODUCT: Resource = { plural: "dataproducts", noun: "data product", listTitle: "Data products" };
 

@@ -1,36 +1,14 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ProductCertifications } from "./certifications.js";
 import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
-import { replaceQuery, useLocation } from "../router.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
-import { AccessTable, RequestAccessDialog } from "./access-parts.js";
-
-export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
-
-export function TeamLink({ teams, id }: { teams?: Team[]; id?: string | null }) {
-  if (!id) return <span class="muted">—</span>;
-  return <a href={`/teams/${enc(id)}`}>{teamName(teams, id)}</a>;
-}
+import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
+import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
-
-/** Whether the signed-in person may create catalog documents at all (for some team). */
-export const canCreate = (session: ReturnType<typeof useSession>["session"]) => session.scope === "organization" || session.teamIds.length > 0;
-
-/** A list's search and filters, kept in the address so a filtered view can be shared and survives reload. */
-export function useUrlFilters<K extends string>(keys: readonly K[]): [Record<K, string>, (k: K, v: string) => void] {
-  const loc = useLocation();
-  const read = () => Object.fromEntries(keys.map((k) => [k, loc.query.get(k) ?? ""])) as Record<K, string>;
-  const [values, setValues] = useState(read);
-  useEffect(() => {
-    replaceQuery(values);
-  }, [JSON.stringify(values)]);
-  return [values, (k, v) => setValues((prev) => ({ ...prev, [k]: v }))];
-}
-
 const FILTERS = ["q", "teamId", "status", "archetype"] as const;
 /** The archetypes the editor suggests; the filter matches the stored value exactly. */
 const ARCHETYPES = ["source-aligned", "aggregate", "consumer-aligned"];

@@ -6,7 +6,7 @@ import type { TeamRolesSettings } from "../../../src/identity/team-roles.js";
 import { call } from "../api.js";
 import { useSession } from "../session.js";
 import { ErrorBox, Loading, PageHeader, useLoad } from "../ui.js";
-import { OwnersOnly, SettingsNav } from "./settings.js";
+import { OwnersOnly, SettingsNav } from "../components/settings.js";
 
 type SignInSettings = Static<typeof SignInSettingsSchema>;
 

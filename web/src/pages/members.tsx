@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, enc, getAll, type Member } from "../api.js";
 import { useSession } from "../session.js";
 import { Badge, Confirm, CopyButton, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, When, RowAction, Table } from "../ui.js";
-import { OwnersOnly, SettingsNav } from "./settings.js";
+import { OwnersOnly, SettingsNav } from "../components/settings.js";
 
 export function MembersPage() {
   const { session } = useSession();

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { call, get, withQuery } from "../api.js";
 import type { NotificationSchema, NotificationSettingsSchema } from "../../../src/modules/notifications/shapes.js";
 import { Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../ui.js";
+import { KIND_LABELS } from "../components/notification-kinds.js";
 
 type Notification = Static<typeof NotificationSchema>;
 type Settings = Static<typeof NotificationSettingsSchema>;
@@ -11,20 +12,6 @@ type Settings = Static<typeof NotificationSettingsSchema>;
 const CHANGED = "steward:notifications-changed";
 const POLL_MS = 15_000;
 
-/** Words for each kind, in the settings and the list. */
-export const KIND_LABELS: Record<string, string> = {
-  accessRequested: "Access requested from my team",
-  accessApproved: "My team's access approved",
-  accessRejected: "My team's access rejected",
-  accessCanceled: "My team's access canceled",
-  provisioningFailed: "Provisioning failed",
-  breakingChange: "Breaking change to a contract my team uses",
-  accessEndingSoon: "An access of my team ends within a week",
-  reassessmentDue: "An access of my team is due for reassessment",
-  approvalsNeeded: "An access my team may approve needs approvals",
-  policyWarning: "A policy warned about my team's change",
-  accessViolation: "A run read my team's data without an access",
-};
 
 /** The header's link to the notifications, with the unread count; it asks again now and then. */
 export function NotificationBell({ path }: { path: string }) {

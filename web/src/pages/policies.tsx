@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, pagePath, type AccessPolicyView, type DryRun, type Policy, type PageKind } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "./catalog-parts.js";
+import { Fact, IdFact } from "../components/catalog-parts.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
 

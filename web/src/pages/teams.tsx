@@ -5,8 +5,8 @@ import { canActFor, useSession } from "../session.js";
 import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
 import { TeamChannels } from "../components/team-channels.js";
-import { AccessTable } from "./access-parts.js";
-import { DocumentEditor, type FormProps, type Resource } from "./document-editor.js";
+import { AccessTable } from "../components/access-parts.js";
+import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
   const { session } = useSession();

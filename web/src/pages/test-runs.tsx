@@ -1,7 +1,8 @@
 import { get, pagePath, withQuery, type TestResults } from "../api.js";
 import { useLocation } from "../router.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad, When } from "../ui.js";
-import { Fact, IdFact, ReadOne } from "./catalog-parts.js";
+import { Fact, IdFact, ReadOne } from "../components/catalog-parts.js";
+import { TestRunTable } from "../components/test-run-table.js";
 
 /**
  * Published test runs of data contracts (docs/product.md §8): what `datacontract test --publish` sends,
@@ -26,33 +27,6 @@ export function TestRunList() {
       <ErrorBox error={runs.error} />
       {runs.loading && !runs.data ? <Loading /> : <TestRunTable runs={runs.data ?? []} showContract={!contractId} />}
     </>
-  );
-}
-
-export function TestRunTable({ runs, showContract }: { runs: TestResults[]; showContract: boolean }) {
-  if (runs.length === 0) return <Empty>No test runs have been published.</Empty>;
-  return (
-    <Table columns={["Run", "Result", showContract && "Data contract", "Version", "Server"]} caption="Test runs, newest first">
-      {runs.map((r) => (
-        <tr key={r.id}>
-          <td>
-            <a href={pagePath("test-results", r.id)}>
-              <When value={r.timestampEnd ?? r.timestampStart} empty={r.id} />
-            </a>
-          </td>
-          <td data-label="Result">
-            <Badge>{r.result}</Badge>
-          </td>
-          {showContract && (
-            <td data-label="Data contract">
-              <a href={pagePath("datacontracts", r.dataContractId)}>{r.dataContractId}</a>
-            </td>
-          )}
-          <td data-label="Version">{r.dataContractVersion ?? dash}</td>
-          <td data-label="Server">{r.server ?? dash}</td>
-        </tr>
-      ))}
-    </Table>
   );
 }
 

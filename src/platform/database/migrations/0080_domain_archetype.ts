@@ -1,6 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { contractFormatOf } from "../../../contract-formats/index.js";
-import { productFormatOf } from "../../../product-formats/index.js";
+import { contractDomain, productDomainAndArchetype } from "./frozen-documents.js";
 import type { DialectName } from "../index.js";
 
 /** Rows re-read per round trip: bounded memory however many documents an installation holds. */
@@ -49,8 +48,8 @@ export default function migration(_dialect: DialectName): Migration {
 
 function factsOf(kind: string, text: string): { domain?: string; archetype?: string } {
   const doc = JSON.parse(text) as Record<string, unknown>;
-  if (kind === "dataproduct") return productFormatOf(doc).facts(doc);
-  return { domain: contractFormatOf(doc).facts(doc).domain };
+  if (kind === "dataproduct") return productDomainAndArchetype(doc);
+  return { domain: contractDomain(doc) };
 }
 
 /** As on every write: PostgreSQL refuses NUL in text. */

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { findOutputPort } from "../../../product-formats/ports.js";
+import { portIdFor } from "./frozen-documents.js";
 
 /** Accesses read and written per round trip. */
 const PAGE = 500;
@@ -36,11 +36,11 @@ export default function migration(): Migration {
           .limit(PAGE)
           .execute();
         for (const row of rows) {
-          const port = findOutputPort(JSON.parse(row.product) as Record<string, unknown>, row.port);
-          if (port === undefined || port.id === row.port) continue;
+          const portId = portIdFor(JSON.parse(row.product) as Record<string, unknown>, row.port);
+          if (portId === undefined || portId === row.port) continue;
           await db
             .updateTable("accesses")
-            .set({ provider_output_port_id: port.id })
+            .set({ provider_output_port_id: portId })
             .where("organization_id", "=", row.organization_id)
             .where("id", "=", row.id)
             .execute();

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { enc, get, pagePath, withQuery, type PageKind, type Team } from "../api.js";
 import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
-import { useUrlFilters, TeamLink } from "./dataproducts.js";
+import { useUrlFilters, TeamLink } from "./catalog-links.js";
 
 /**
  * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and

@@ -5,7 +5,7 @@ import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
 import { Dialog, DialogFooter } from "../dialogs.js";
 import { Badge, ErrorBox, Field, TeamOptions, useLoad, When, Table } from "../ui.js";
-import { TeamLink, teamName } from "./dataproducts.js";
+import { TeamLink, teamName } from "./catalog-links.js";
 
 export function AccessTable({ accesses, teams, actions }: { accesses: Access[]; teams?: Team[]; actions?: (a: Access) => preact.ComponentChildren }) {
   return (

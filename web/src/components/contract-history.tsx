@@ -3,7 +3,7 @@ import { ApiError, enc, get, withQuery, type ChangeReport, type ContractVersionS
 import { usePrincipalNames } from "../names.js";
 import { Badge, Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
 import { AffectedAccessList, ChangeList } from "./contract-changes.js";
-import { TestRunTable } from "./test-runs.js";
+import { TestRunTable } from "./test-run-table.js";
 import { SideBySideDiff } from "./yaml-diff.js";
 import { stringify as toYaml } from "yaml";
 
