@@ -102,6 +102,7 @@ export async function startReceivers(count: number): Promise<Receivers> {
 }
 
 export interface BareSender {
+  pid: number;
   /** Sends `perTarget` copies of `sample` to each endpoint, each endpoint's in order; the rate over all. */
   send(endpoints: string[], sample: Sample, perTarget: number, keepAlive: boolean): Promise<{ perSecond: number; seconds: number }>;
   stop(): void;
@@ -111,6 +112,7 @@ export async function startBareSender(): Promise<BareSender> {
   const proc = child(BARE_SENDER_SCRIPT);
   await ask(proc);
   return {
+    pid: proc.pid!,
     send: (endpoints, sample, perTarget, keepAlive) => ask(proc, { endpoints, sample, perTarget, keepAlive }),
     stop: () => void proc.kill("SIGTERM"),
   };
