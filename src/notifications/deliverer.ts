@@ -8,6 +8,9 @@ import { MailError, type Mailer } from "./mailer.js";
 import type { Message } from "./messages.js";
 import { notificationRepository as repo, type DeliveryRow } from "./repository.js";
 
+/** Deliveries of one target attempted in a row in one place before it goes back to the others. */
+const CHAIN = 20;
+
 /** What one attempt came to. */
 interface Outcome {
   ok: boolean;
@@ -90,37 +93,67 @@ export class Deliverer {
         const until = new Date(now.getTime() + this.settings.leaseMs).toISOString();
         if (!(await repo.lease(this.database.db, head.id, now.toISOString(), until))) continue;
         started++;
-        this.inFlight++;
-        const attempt: Promise<void> = this.attempt(head)
-          .catch((error) => this.logger?.error({ err: error, delivery: head.id }, "notification delivery failed to record"))
-          .finally(() => {
-            this.inFlight--;
-            this.settled.delete(attempt);
-            // The target's next delivery may be due now.
-            if (!this.stopped) this.pump().catch((error) => this.logger?.error({ err: error }, "looking for due notifications failed; the next pass retries"));
-          });
-        this.settled.add(attempt);
+        this.start(head, 0);
       }
       if (started === 0) return;
     }
   }
 
-  private async attempt(delivery: DeliveryRow): Promise<void> {
+  /**
+   * Attempts a leased delivery in one of the places; when it settles its target's head and the
+   * target's next one is due, that one follows in the same place (leased in the transaction that
+   * records the attempt), up to `CHAIN` in a row, so that a target with a backlog does not wait
+   * for a look at every target between two of its deliveries, nor hold its place from the others.
+   */
+  private start(delivery: DeliveryRow, chained: number): void {
+    this.inFlight++;
+    const attempt: Promise<void> = this.attempt(delivery, chained < CHAIN)
+      .then((next) => {
+        if (next && !this.stopped) {
+          this.inFlight--;
+          this.start(next, chained + 1);
+          return;
+        }
+        if (next) void repo.release(this.database.db, next.id).catch(() => undefined);
+        this.inFlight--;
+        // Its target's next delivery, or another target's, may be due now.
+        if (!this.stopped) this.pump().catch((error) => this.logger?.error({ err: error }, "looking for due notifications failed; the next pass retries"));
+      })
+      .catch((error) => {
+        this.inFlight--;
+        this.logger?.error({ err: error, delivery: delivery.id }, "notification delivery failed to record");
+      })
+      .finally(() => this.settled.delete(attempt));
+    this.settled.add(attempt);
+  }
+
+  /** Attempts a delivery and records what came of it; with `chain`, answers its target's next one, leased, when it is due now. */
+  private async attempt(delivery: DeliveryRow, chain: boolean): Promise<DeliveryRow | undefined> {
     const outcome = await this.send(delivery).catch((error: unknown): Outcome => ({ ok: false, statusCode: null, error: describe(error) }));
     const at = this.now();
     const attempts = delivery.attempts + 1;
-    if (outcome.ok) {
-      await repo.recordAttempt(this.database.db, delivery.id, { status: "delivered", attempts, at: at.toISOString(), nextAttemptAt: delivery.next_attempt_at, statusCode: outcome.statusCode, error: null });
-      return;
-    }
-    const next = outcome.final ? undefined : nextAttemptAt(new Date(delivery.created_at), at, attempts, this.settings.retryBaseMs, this.settings.retryWindowMs);
-    await repo.recordAttempt(this.database.db, delivery.id, {
-      status: next ? "pending" : "failed",
+    const next = outcome.ok || outcome.final ? undefined : nextAttemptAt(new Date(delivery.created_at), at, attempts, this.settings.retryBaseMs, this.settings.retryWindowMs);
+    const status = outcome.ok ? "delivered" : next ? "pending" : "failed";
+    const recorded = {
+      status,
       attempts,
       at: at.toISOString(),
-      nextAttemptAt: (next ?? at).toISOString(),
+      nextAttemptAt: outcome.ok ? delivery.next_attempt_at : (next ?? at).toISOString(),
       statusCode: outcome.statusCode,
-      error: outcome.error,
+      error: outcome.ok ? null : outcome.error,
+    } as const;
+    // Still pending, it stays its target's head: nothing of the target follows it now.
+    if (!chain || status === "pending") {
+      await repo.recordAttempt(this.database.db, delivery.id, recorded);
+      return undefined;
+    }
+    return this.database.db.transaction().execute(async (trx) => {
+      await repo.recordAttempt(trx, delivery.id, recorded);
+      const head = await repo.headOf(trx, delivery.target);
+      const now = at.toISOString();
+      if (!head || head.next_attempt_at > now) return undefined;
+      const until = new Date(at.getTime() + this.settings.leaseMs).toISOString();
+      return (await repo.lease(trx, head.id, now, until)) ? { ...head, lease_until: until } : undefined;
     });
   }
 

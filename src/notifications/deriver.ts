@@ -33,8 +33,12 @@ export class Deriver {
     private readonly now: () => Date,
   ) {}
 
-  /** Derives everything committed so far; answers how many events were read. */
-  async pass(shouldStop: () => boolean = () => false): Promise<number> {
+  /**
+   * Derives everything committed so far; answers how many events were read. `stepped` is told
+   * after each transaction that derived events, so that delivery need not wait for a long
+   * backlog to be derived to its end.
+   */
+  async pass(shouldStop: () => boolean = () => false, stepped: () => void = () => undefined): Promise<number> {
     let read = 0;
     const organizations = await repo.organizationsBehind(this.database.db, 1000);
     for (const organizationId of organizations) {
@@ -42,6 +46,7 @@ export class Deriver {
         if (shouldStop()) return read;
         const step = await this.step(organizationId);
         read += step;
+        if (step > 0) stepped();
         if (step < EVENTS_PER_STEP) break;
       }
     }

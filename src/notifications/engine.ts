@@ -37,7 +37,9 @@ export class NotificationEngine {
 
   /** One pass: derive, then start what is due (tests call it instead of waiting for the timer). */
   async pass(): Promise<void> {
-    await this.deriver.pass(() => this.periodic?.stopping ?? false);
+    // Delivery starts with the first events derived, and goes on beside the rest.
+    const deliver = () => void this.deliverer.pump().catch((error) => this.deliverer.logger?.error({ err: error }, "looking for due notifications failed; the next pass retries"));
+    await this.deriver.pass(() => this.periodic?.stopping ?? false, deliver);
     if (performance.now() - this.remindedAt >= REMINDER_INTERVAL_MS) {
       this.remindedAt = performance.now();
       await this.deriver.reminders();

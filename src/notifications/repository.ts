@@ -164,36 +164,52 @@ export const notificationRepository = {
 
 
 
+  /** Several rows a statement (within either database's limit on parameters); a repeat is skipped. */
   async insertDeliveries(ex: Executor, rows: Array<Omit<DeliveryRow, "row_id">>): Promise<void> {
-    for (const row of rows) await ex.insertInto("notification_deliveries").values(row).onConflict((oc) => oc.columns(["target", "event_id", "kind"]).doNothing()).execute();
+    for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+      await ex
+        .insertInto("notification_deliveries")
+        .values(rows.slice(at, at + ROWS_PER_INSERT))
+        .onConflict((oc) => oc.columns(["target", "event_id", "kind"]).doNothing())
+        .execute();
+    }
   },
 
-
   /**
-   * Deliveries that may be attempted now: pending, due, not leased, and the oldest pending one of
-   * their target, so each target receives in event order.
+   * Deliveries that may be attempted now: the head of each target (its first pending delivery in
+   * event order, so each target receives in event order) when it is due and not leased, oldest
+   * first. The targets are walked through the index by target, one step per target, and each
+   * head is one step more: the cost grows with the number of targets, not with the deliveries
+   * waiting or done (bench/README.md, "Notification fan-out").
    */
   async dueHeads(ex: Executor, now: string, limit: number): Promise<DeliveryRow[]> {
-    return (await ex
-      .selectFrom("notification_deliveries as d")
-      .selectAll("d")
-      .where("d.status", "=", "pending")
-      .where("d.next_attempt_at", "<=", now)
-      .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", now)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("notification_deliveries as e")
-              .select("e.row_id")
-              .whereRef("e.target", "=", "d.target")
-              .where("e.status", "=", "pending")
-              .whereRef("e.row_id", "<", "d.row_id"),
-          ),
-        ),
+    const { rows } = await sql<DeliveryRow>`
+      with recursive targets (target) as (
+        select min(target) from notification_deliveries
+        union all
+        select (select min(n.target) from notification_deliveries n where n.target > t.target) from targets t where t.target is not null
+      ), heads (row_id) as (
+        select (select h.row_id from notification_deliveries h where h.target = t.target and h.status = 'pending' order by h.event_seq, h.row_id limit 1)
+        from targets t where t.target is not null
       )
-      .orderBy("d.row_id")
-      .limit(limit)
-      .execute()) as DeliveryRow[];
+      select d.* from heads join notification_deliveries d on d.row_id = heads.row_id
+      where d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until < ${now})
+      order by d.row_id
+      limit ${limit}`.execute(ex);
+    return rows;
+  },
+
+  /** A target's head (its first pending delivery in event order), if any. */
+  async headOf(ex: Executor, target: string): Promise<DeliveryRow | undefined> {
+    return (await ex
+      .selectFrom("notification_deliveries")
+      .selectAll()
+      .where("target", "=", target)
+      .where("status", "=", "pending")
+      .orderBy("event_seq")
+      .orderBy("row_id")
+      .limit(1)
+      .executeTakeFirst()) as DeliveryRow | undefined;
   },
 
   /** Takes a delivery for this process until `until`; false when another process holds it or it is done. */
@@ -206,6 +222,11 @@ export const notificationRepository = {
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Gives back a lease taken and not used: the delivery is due again at once. */
+  async release(ex: Executor, id: string): Promise<void> {
+    await ex.updateTable("notification_deliveries").set({ lease_until: null }).where("id", "=", id).where("status", "=", "pending").execute();
   },
 
   async recordAttempt(
@@ -262,6 +283,9 @@ export const notificationRepository = {
 
 
 };
+
+/** 19 columns a row: 50 rows stay under SQLite's and PostgreSQL's limits on parameters. */
+const ROWS_PER_INSERT = 50;
 
 /** As people's addresses are stored: trimmed, lower case (one account per address). */
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
