@@ -141,4 +141,20 @@ describe("lineage on the data product pages", () => {
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByRole("group", { name: `Lineage graph of ${AIRFLOW_JOB.namespace}/${AIRFLOW_JOB.name}` }).waitFor();
   });
+
+  it("shows names from events as text and links only to its own pages", async () => {
+    const name = `"><img src=x onerror="window.owned=1">`;
+    const hostile = { ...airflowLoadOrders(run(3), "COMPLETE", "2026-06-02T05:00:00.000Z"), job: { namespace: "evil", name }, inputs: [{ namespace: "javascript:alert(1)", name: "<b>bold</b>" }], outputs: [] };
+    expect((await t.api("POST", "/api/v1/lineage", hostile)).status).toBe(200);
+    const page = await openPage(browser, contexts, t.url, PEOPLE.owner);
+    await page.goto(`${t.url}/lineage?job=${encodeURIComponent(`evil/${name}`)}`);
+    const graph = page.getByRole("group", { name: `Lineage graph of evil/${name}` });
+    await graph.getByRole("link", { name, exact: true }).waitFor();
+    await graph.getByRole("link", { name: "<b>bold</b>", exact: true }).waitFor();
+    expect(await graph.locator("img, b").count()).toBe(0);
+    expect(await page.evaluate("window.owned")).toBeUndefined();
+    const hrefs = await graph.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^\/(lineage\?|dataproducts\/)/);
+  });
 });

@@ -49,7 +49,7 @@ export interface ServeProcess {
  * Starts `steward serve` on a free port and resolves once it listens: from source, or with
  * `fromBuild` from `dist/` as `npm start` runs it (which must then have been built).
  */
-export function serve(env: Record<string, string>, { fromBuild = false } = {}): Promise<ServeProcess> {
+export function serve(env: Record<string, string>, { fromBuild = false, startTimeoutMs = 20_000 } = {}): Promise<ServeProcess> {
   const firstStartFile = join(tmpdir(), `steward-first-start-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const firstStart = () => (existsSync(firstStartFile) ? readFileSync(firstStartFile, "utf8") : "");
   return new Promise((resolve, reject) => {
@@ -63,7 +63,10 @@ export function serve(env: Record<string, string>, { fromBuild = false } = {}): 
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     // The file holds a test database's key: gone with its process.
     void exited.then(() => rmSync(firstStartFile, { force: true }));
-    const timer = setTimeout(() => reject(new Error(`steward serve did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`steward serve did not start in ${startTimeoutMs} ms:\n${out}`));
+    }, startTimeoutMs);
     let listening = false;
     const onData = (d: Buffer) => {
       out += d;
