@@ -61,6 +61,20 @@ function event(i: number): object {
 
 let sequence = 0;
 
+/**
+ * One post, sent again when the kept-alive connection was reset under it (the server may close an
+ * idle one as the client reuses it): a repeated event is stored once, so sending again is safe.
+ */
+async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(url, { method: "POST", headers, body, text: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ECONNRESET" || attempt === 3) throw error;
+    }
+  }
+}
+
 /** Posts `total` events from CLIENTS clients, `perRequest` a request; events per second. */
 async function ingest(url: string, key: string, total: number, perRequest: number, onBatch?: () => void): Promise<number> {
   const requests = Math.ceil(total / perRequest);
@@ -72,7 +86,7 @@ async function ingest(url: string, key: string, total: number, perRequest: numbe
       while (next++ < requests) {
         const events = Array.from({ length: perRequest }, () => event(sequence++));
         const body = JSON.stringify(perRequest === 1 ? events[0] : events);
-        const res = await send(`${url}/api/v1/lineage?dataProductId=reporting`, { method: "POST", headers, body, text: true });
+        const res = await post(`${url}/api/v1/lineage?dataProductId=reporting`, headers, body);
         if (res.status !== 200) throw new Error(`POST /api/v1/lineage answered ${res.status}: ${res.text}`);
         onBatch?.();
       }

@@ -12,7 +12,8 @@ import { AIRFLOW_JOB, airflowLoadOrders, SPARK_JOB, sparkDailyRevenue } from "./
 
 const run = (n: number) => `0190a3c4-1f2e-7d00-8000-${String(n).padStart(12, "0")}`;
 
-describe("lineage on the data product pages", () => {
+// A minute a test: each walks several pages in a browser, and on a busy two-core machine one took 25 s.
+describe("lineage on the data product pages", { timeout: 60_000 }, () => {
   let t: TestServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];

@@ -8,9 +8,9 @@ import { layout, lineageHref } from "../lineage.js";
  * underneath. No layout library: `layout()` in lineage.ts places the nodes.
  */
 
-const W = 230;
+const W = 210;
 const H = 66;
-const GAP_X = 70;
+const GAP_X = 56;
 const GAP_Y = 14;
 
 const KIND: Record<string, string> = { job: "Job", dataset: "Dataset", port: "Output port" };
@@ -64,7 +64,7 @@ export function LineageGraphView({ graph, startIds, label }: { graph: LineageGra
               if (!a || !b) return null;
               const [x1, y1, x2, y2] = [a.x + W, a.y + H / 2, b.x, b.y + H / 2];
               const bend = Math.max(40, Math.abs(x2 - x1) / 2);
-              return <path key={`${e.source} ${e.target}`} d={`M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`} markerEnd="url(#lineage-arrow)" />;
+              return <path key={`${e.source} ${e.target}`} d={`M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`} marker-end="url(#lineage-arrow)" />;
             })}
           </svg>
           {placed.map((p) => {
