@@ -236,7 +236,8 @@ async function storeBatches(target: Seeded): Promise<void> {
  * that a server started from the build does not spend (bench/HISTORY.md, "Servers from the build").
  */
 export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env }, { fromBuild: true });
+  // A benchmark may run beside other work on the machine: give the server longer to start than a test does.
+  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env }, { fromBuild: true, startTimeoutMs: 120_000 });
 }
 
 export async function stopChild(child: ServeProcess): Promise<void> {

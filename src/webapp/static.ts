@@ -24,6 +24,7 @@ export const PAGE_ROUTES = [
   "/invitation",
   ...PAGE_KINDS.flatMap((kind) => [`/${kind}`, `/${kind}/*`]),
   "/activity",
+  "/lineage",
   "/notifications",
   "/settings",
   "/settings/*",

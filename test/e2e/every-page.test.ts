@@ -75,6 +75,8 @@ describe("every page, without console errors or failed requests", () => {
       `/test-results/${runId}`,
       "/connectors",
       "/activity",
+      "/lineage",
+      "/lineage?dataProductId=orders",
       "/settings",
       "/settings/api-keys",
       "/settings/members",

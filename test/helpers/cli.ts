@@ -63,10 +63,9 @@ export function serve(env: Record<string, string>, { fromBuild = false, startTim
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     // The file holds a test database's key: gone with its process.
     void exited.then(() => rmSync(firstStartFile, { force: true }));
-    // A server that did not start in time is stopped, so no test leaves one behind.
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`steward serve did not start:\n${out}`));
+      reject(new Error(`steward serve did not start in ${startTimeoutMs} ms:\n${out}`));
     }, startTimeoutMs);
     let listening = false;
     const onData = (d: Buffer) => {

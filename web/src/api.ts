@@ -4,6 +4,7 @@ import type { ApiKeySchema } from "../../src/modules/api-keys/shapes.js";
 import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src/modules/datacontracts/versions/shapes.js";
 import type { InvitationViewSchema, MemberSchema, SessionViewSchema } from "../../src/modules/people/shapes.js";
 import type { CloudEventSchema } from "../../src/events/shapes.js";
+import type { LineageViolationsSchema } from "../../src/modules/lineage/shapes.js";
 import type { Violation } from "./violation.js";
 import { idSegment } from "../../src/platform/http/page-paths.js";
 
@@ -149,3 +150,6 @@ export type { ClassificationScheme } from "../../src/modules/classification-sche
 export type { Certification } from "../../src/modules/certifications/shapes.js";
 export type { DryRun, Finding } from "../../src/modules/policies/dry-run.js";
 export type { AccessPolicyView } from "../../src/modules/policies/access-preview.js";
+
+export type { LineageGraph, LineageNode } from "../../src/modules/lineage/shapes.js";
+export type LineageViolation = Static<typeof LineageViolationsSchema>[number];

@@ -24,6 +24,7 @@ import { ConnectorList, ConnectorPage } from "./pages/connectors.js";
 import { GOVERNANCE_KINDS, PolicyList, PolicyPage } from "./pages/policies.js";
 import { CertificationList, CertificationPage, ClassificationSchemeList, ClassificationSchemePage } from "./pages/certifications.js";
 import { NotificationBell, NotificationsPage } from "./pages/notifications.js";
+import { LineagePage } from "./pages/lineage.js";
 import "./styles.css";
 
 const PUBLIC = ["/sign-in", "/setup", "/invitation"];
@@ -95,6 +96,7 @@ function Routes({ path }: { path: string }) {
   if (path === "/certifications") return <CertificationList />;
   if ((m = match("/certifications/:id", path))) return <CertificationPage id={m.id} />;
   if (path === "/activity") return <ActivityPage />;
+  if (path === "/lineage") return <LineagePage />;
   if (path === "/notifications") return <NotificationsPage />;
   if (path === "/settings" || path === "/settings/api-keys") return <ApiKeysPage />;
   if (path === "/settings/members") return <MembersPage />;

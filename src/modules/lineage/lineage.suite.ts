@@ -142,6 +142,12 @@ export function lineageTests(check: StandardsCheck): void {
         ]),
       );
       expect(listed.body).toHaveLength(2);
+      // A product with nothing on record answers an empty list; one not in the catalog, a 404 problem.
+      expect((await t.api("GET", "/api/v1/lineage/violations?dataProductId=reporting")).body).toEqual([]);
+      const unknown = await t.api("GET", "/api/v1/lineage/violations?dataProductId=nope");
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect((await t.api("GET", "/api/v1/lineage/violations")).status).toBe(400);
       // The next day, the same read is recorded again.
       clock.advance(24 * 3600 * 1000);
       expect((await t.api("POST", "/api/v1/lineage?dataProductId=reporting", dbtEvent(run(32)))).body.violations).toBe(1);

@@ -97,7 +97,7 @@ export function lineageRoutes(app: App, lineage: LineageService, database: Datab
         summary: "Reads without an agreement of a data product's output ports",
         description: `Runs that read a port's dataset for a consumer without an active access to it, once per job, port and day, newest first (at most ${VIOLATIONS_LIMIT}).`,
         querystring: Type.Object({ dataProductId: Type.String({ minLength: 1, maxLength: 1024, description: "The providing data product." }) }),
-        response: { 200: LineageViolationsSchema, ...errors() },
+        response: { 200: LineageViolationsSchema, ...errors(404) },
       },
     },
     async (request) => {

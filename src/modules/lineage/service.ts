@@ -4,7 +4,7 @@ import { PeriodicTask } from "../../platform/periodic.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
-import { badRequest, invalid, type FieldViolation } from "../../platform/errors.js";
+import { badRequest, invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { createAjv, standardViolations } from "../../platform/validation.js";
 import type { EventLog, Emit } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
@@ -231,8 +231,13 @@ export class LineageService {
     return this.events.transaction(p, async (trx) => lineageRepository.delete(trx, p.organizationId, { ...filter, teamIds }));
   }
 
-  /** The reads without an agreement recorded against a provider product's ports, newest first. */
+  /**
+   * The reads without an agreement recorded against a provider product's ports, newest first; a
+   * product not in the catalog is a 404, so a mistyped id does not read as a clean record.
+   */
   async violationsOf(p: Principal, dataProductId: string, limit: number) {
-    return lineageRepository.violationsOf(this.database.db, p.organizationId, dataProductId, limit);
+    const rows = await lineageRepository.violationsOf(this.database.db, p.organizationId, dataProductId, limit);
+    if (rows.length === 0 && (await lineageRepository.product(this.database.db, p.organizationId, dataProductId)) === undefined) throw notFound("Data product", dataProductId);
+    return rows;
   }
 }

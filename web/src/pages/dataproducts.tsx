@@ -7,6 +7,7 @@ import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
+import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 const FILTERS = ["q", "teamId", "status", "archetype"] as const;
@@ -238,6 +239,8 @@ export function DataProductPage({ id }: { id: string }) {
         {requests && requests.length === 0 && <Empty>Nobody has requested access yet.</Empty>}
         {requests && requests.length > 0 && <AccessTable accesses={requests} teams={teams.data} />}
       </section>
+      <LineagePanel productId={p.id} />
+      <ReadsWithoutAgreement productId={p.id} />
       <RequestAccessDialog product={p} port={requesting} teams={teams.data ?? []} onClose={() => setRequesting(null)} />
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/dataproducts/${enc(p.id)}`} name={s.title} noun="data product" then="/dataproducts">
         A data product with requested, approved or active access cannot be deleted.
