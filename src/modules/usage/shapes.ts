@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 
 /**
  * OTLP/JSON trace export requests as Steward takes them (docs/lineage.md, "Usage"), written from
@@ -22,21 +22,18 @@ const Int64 = Type.Union([Type.Integer(), Type.String({ pattern: "^-?[0-9]{1,20}
 /** An identifier Steward keeps in its own columns: no NUL, which PostgreSQL text cannot hold. */
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000]+$", description });
 
-const AnyValue: TSchema = Type.Recursive(
-  (Self) =>
-    Type.Object(
-      {
-        stringValue: Type.Optional(Type.String()),
-        boolValue: Type.Optional(Type.Boolean()),
-        intValue: Type.Optional(Int64),
-        doubleValue: Type.Optional(Type.Union([Type.Number(), Type.String()])),
-        bytesValue: Type.Optional(Type.String()),
-        arrayValue: Type.Optional(Type.Object({ values: Type.Optional(Type.Array(Self, { maxItems: MAX_ATTRIBUTES })) })),
-        kvlistValue: Type.Optional(Type.Object({ values: Type.Optional(Type.Array(Type.Object({ key: Type.String(), value: Type.Optional(Self) }), { maxItems: MAX_ATTRIBUTES })) })),
-      },
-      { additionalProperties: true },
-    ),
-  { $id: "OtlpAnyValue" },
+/** An attribute's value; array and key–value list values are kept as sent, not read. */
+const AnyValue = Type.Object(
+  {
+    stringValue: Type.Optional(Type.String()),
+    boolValue: Type.Optional(Type.Boolean()),
+    intValue: Type.Optional(Int64),
+    doubleValue: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+    bytesValue: Type.Optional(Type.String()),
+    arrayValue: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    kvlistValue: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
 );
 
 export const KeyValueSchema = Type.Object(
