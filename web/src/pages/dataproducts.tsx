@@ -7,6 +7,7 @@ import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "./access-parts.js";
+import { UsagePanel } from "../components/usage-panel.js";
 
 export const teamName = (teams: Team[] | undefined, id: string | null | undefined) => (id ? (teams?.find((t) => t.id === id)?.name ?? id) : "—");
 
@@ -260,6 +261,7 @@ export function DataProductPage({ id }: { id: string }) {
         {requests && requests.length === 0 && <Empty>Nobody has requested access yet.</Empty>}
         {requests && requests.length > 0 && <AccessTable accesses={requests} teams={teams.data} />}
       </section>
+      <UsagePanel of="dataproducts" id={p.id!} />
       <RequestAccessDialog product={p} port={requesting} teams={teams.data ?? []} onClose={() => setRequesting(null)} />
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/dataproducts/${enc(p.id)}`} name={s.title} noun="data product" then="/dataproducts">
         A data product with requested, approved or active access cannot be deleted.
