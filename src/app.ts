@@ -21,6 +21,7 @@ import { certificationRoutes } from "./modules/certifications/routes.js";
 import { testResultRoutes } from "./modules/test-results/routes.js";
 import { searchRoutes } from "./modules/search/routes.js";
 import { lineageRoutes } from "./modules/lineage/routes.js";
+import { usageRoutes } from "./modules/usage/routes.js";
 import { mcpRoutes } from "./mcp/routes.js";
 import { notificationChannelRoutes } from "./modules/notification-channels/routes.js";
 import { notificationRoutes } from "./modules/notifications/routes.js";
@@ -271,6 +272,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     eventRoutes(api, services.feed);
     searchRoutes(api, services.search);
     lineageRoutes(api, services.lineage, services.database);
+    usageRoutes(api, services.usage);
     notificationChannelRoutes(api, services.notificationChannels);
     notificationRoutes(api, services.notifications);
     identitySettingsRoutes(api, services.identity.settings);

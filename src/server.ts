@@ -69,9 +69,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.events.start(app.log);
     services.notificationEngine.start(app.log);
     services.lineage.start(app.log);
+    services.usage.start(app.log);
   } catch (error) {
     await services.notificationEngine.stop();
     await services.lineage.stop();
+    await services.usage.stop();
     await scheduler.stop();
     await statistics.stop();
     await app.close();
@@ -94,6 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
         await services.notificationEngine.stop();
         await services.lineage.stop();
+        await services.usage.stop();
         await scheduler.stop();
         await statistics.stop();
         await app.close();

@@ -21,6 +21,7 @@ import { PeopleService } from "./modules/people/service.js";
 import { principalNames } from "./modules/people/principal-names.js";
 import { SearchService } from "./modules/search/service.js";
 import { LineageService } from "./modules/lineage/service.js";
+import { UsageService } from "./modules/usage/service.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
 import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
@@ -85,6 +86,8 @@ export interface Services {
   search: SearchService;
   /** OpenLineage run events, their graph and reads without an agreement (docs/lineage.md). */
   lineage: LineageService;
+  /** OpenTelemetry usage traces, their summaries and uses without an agreement (docs/lineage.md, "Usage"). */
+  usage: UsageService;
   /** Team notification channels and their delivery logs. */
   notificationChannels: NotificationChannelService;
   /** People's own in-app notifications and settings. */
@@ -160,6 +163,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     search: new SearchService(database, config.appUrl),
     lineage: new LineageService(database, events, clock, config.lineageRetentionDays),
+    usage: new UsageService(database, events, clock, config.usageRetentionDays),
     notificationChannels: new NotificationChannelService(database, clock, config.outbound),
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),

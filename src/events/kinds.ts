@@ -75,13 +75,17 @@ export interface EventExtras {
   verdicts?: RecordedVerdict[];
   /** AccessApprovalRecordedEvent: the approvals given so far and how many the access still needs. */
   approvals?: { given: number; needed: number };
-  /** AccessViolationDetectedEvent: who read which port's dataset in which run (docs/lineage.md). */
+  /**
+   * AccessViolationDetectedEvent: who read which port's dataset in which run, or used the port in
+   * which span (docs/lineage.md); a usage span's consumer may be a team with no data product.
+   */
   violation?: {
-    consumerDataProductId: string;
+    consumerDataProductId: string | null;
     consumerTeamId: string | null;
-    job: { namespace: string; name: string };
-    runId: string;
-    dataset: { namespace: string; name: string };
+    job?: { namespace: string; name: string };
+    runId?: string;
+    dataset?: { namespace: string; name: string };
+    span?: { traceId: string; spanId: string; serviceName: string };
   };
 }
 

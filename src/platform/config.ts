@@ -50,6 +50,8 @@ export interface Config {
   oidc?: OidcConfig;
   /** How many days lineage events are kept (LINEAGE_RETENTION_DAYS, docs/lineage.md). */
   lineageRetentionDays: number;
+  /** How many days usage spans are kept (USAGE_RETENTION_DAYS, docs/lineage.md "Usage"). */
+  usageRetentionDays: number;
 }
 
 export interface NotifyConfig {
@@ -310,5 +312,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     notify: notifyConfig(env, overrides.notify),
     oidc: "oidc" in overrides ? overrides.oidc : oidcConfig(env),
     lineageRetentionDays: overrides.lineageRetentionDays ?? integer(env, "LINEAGE_RETENTION_DAYS", 90, 1, 36_500),
+    usageRetentionDays: overrides.usageRetentionDays ?? integer(env, "USAGE_RETENTION_DAYS", 30, 1, 36_500),
   };
 }

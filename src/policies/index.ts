@@ -146,6 +146,23 @@ export const policy = {
   },
 
   /**
+   * Report a use of a data product (docs/lineage.md, "Usage"): a team principal only a use of a
+   * product its team owns, or one by its own team or a product its team owns, so no team can make
+   * another look like a user of what it may not read.
+   */
+  postUsage(p: Principal, use: { providerTeamId: string | null; consumerTeamId: string | null; dataProductId: string | null }): void {
+    if (actsFor(p, use.providerTeamId) || actsFor(p, use.consumerTeamId)) return;
+    throw forbidden(`A principal of ${who(p)} may report only uses of its own team's data products or by its own team, not a use of '${use.dataProductId ?? "(no data product)"}'.`);
+  },
+
+  /** Whose usage spans the principal may delete: every one (undefined) for organization principals, its teams' posts for team principals. */
+  usageDeletableTeams(p: Principal): readonly string[] | undefined {
+    if (p.scope === "organization") return undefined;
+    if (p.scope === "team") return p.teamIds;
+    throw forbidden(`A principal of ${who(p)} may not delete usage traces.`);
+  },
+
+  /**
    * Publish a breaking change to a data contract that approved accesses depend on, without raising
    * its major version (`?allowBreaking=true`): a decision for the organization, not one team.
    */

@@ -5,9 +5,12 @@ export interface MappedPort extends PortLocation {
   ownerTeamId: string | null;
 }
 
-/** The data product a run works for, and its owner team: the consumer of what the run reads. */
+/**
+ * Who reads: the data product a run works for and its owner team, or (a usage span's consumer,
+ * docs/lineage.md "Usage") a team alone, with no data product.
+ */
 export interface Consumer {
-  dataProductId: string;
+  dataProductId: string | null;
   teamId: string | null;
 }
 
@@ -67,6 +70,16 @@ export function mapPorts(products: readonly CatalogProduct[]): PortIndex {
 }
 
 /**
+ * Whether the consumer needs an agreement to read the port: not when the port is the consumer
+ * product's own, nor when the consumer's team owns the port's product (a team needs no access to
+ * what it provides).
+ */
+export function needsAgreement(port: { dataProductId: string; ownerTeamId: string | null }, consumer: Consumer): boolean {
+  if (consumer.dataProductId !== null && port.dataProductId === consumer.dataProductId) return false;
+  return consumer.teamId === null || port.ownerTeamId !== consumer.teamId;
+}
+
+/**
  * The reads of a run that need an agreement (docs/lineage.md): each input dataset that is an
  * output port's, unless that port belongs to the consumer product itself or to a product its own
  * team owns (a team needs no access to what it provides). Each port once per run.
@@ -76,8 +89,7 @@ export function readsNeedingAccess(inputs: readonly Dataset[], consumer: Consume
   for (const input of inputs) {
     const dataset = { namespace: normalizeNamespace(input.namespace), name: input.name };
     for (const port of portsOf(ports, dataset)) {
-      if (port.dataProductId === consumer.dataProductId) continue;
-      if (consumer.teamId !== null && port.ownerTeamId === consumer.teamId) continue;
+      if (!needsAgreement(port, consumer)) continue;
       const key = JSON.stringify([port.dataProductId, port.outputPortId]);
       if (!reads.has(key)) reads.set(key, { port, dataset });
     }

@@ -159,7 +159,7 @@ export const lineageRepository = {
    * Whether the consumer — the data product, or its owner team as a team consumer — holds an
    * active access to the port now.
    */
-  async hasActiveAccess(ex: Executor, organizationId: string, port: { dataProductId: string; outputPortId: string }, consumer: { dataProductId: string; teamId: string | null }): Promise<boolean> {
+  async hasActiveAccess(ex: Executor, organizationId: string, port: { dataProductId: string; outputPortId: string }, consumer: { dataProductId: string | null; teamId: string | null }): Promise<boolean> {
     const row = await ex
       .selectFrom("accesses")
       .select("id")
@@ -169,7 +169,7 @@ export const lineageRepository = {
       .where("active", "=", 1)
       .where((eb) =>
         eb.or([
-          eb.and([eb("consumer_type", "=", "dataProduct"), eb("consumer_data_product_id", "=", consumer.dataProductId)]),
+          ...(consumer.dataProductId === null ? [] : [eb.and([eb("consumer_type", "=", "dataProduct"), eb("consumer_data_product_id", "=", consumer.dataProductId)])]),
           ...(consumer.teamId === null ? [] : [eb.and([eb("consumer_type", "=", "team"), eb("consumer_team_id", "=", consumer.teamId)])]),
         ]),
       )

@@ -11,6 +11,7 @@ import { policy } from "../../policies/index.js";
 import { documentLimits } from "../shared/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
 import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
+import { raiseIfWithoutAgreement } from "./violations.js";
 import { lineageRepository, type LineageDeleteFilter, type LineageEventFilter, type NewLineageEdge, type ProductRow } from "./repository.js";
 import { MAX_DATASETS_PER_REQUEST, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent } from "./shapes.js";
 
@@ -27,6 +28,9 @@ export interface LinkParams {
   dataProductId?: string;
   outputPortName?: string;
 }
+
+/** A run's consumer: always a data product (docs/lineage.md). */
+type ProductConsumer = Consumer & { dataProductId: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -112,12 +116,12 @@ export class LineageService {
     const runEvents = readRunEvents(body);
     const now = this.clock.now();
     return this.events.transaction(p, async (trx, emit) => {
-      const consumers = new Map<string, Consumer | null>();
+      const consumers = new Map<string, ProductConsumer | null>();
       let ports: PortIndex | undefined;
       let violations = 0;
       for (const event of runEvents) {
         const link = linkOf(event, params);
-        let consumer: Consumer | null = null;
+        let consumer: ProductConsumer | null = null;
         if (link.dataProductId !== undefined) {
           consumer = await this.consumerOf(trx, p, link.dataProductId, consumers);
         }
@@ -148,7 +152,7 @@ export class LineageService {
   }
 
   /** The catalog product an event names, checked once per request: a team principal must own it. */
-  private async consumerOf(ex: Executor, p: Principal, dataProductId: string, seen: Map<string, Consumer | null>): Promise<Consumer | null> {
+  private async consumerOf(ex: Executor, p: Principal, dataProductId: string, seen: Map<string, ProductConsumer | null>): Promise<ProductConsumer | null> {
     if (seen.has(dataProductId)) return seen.get(dataProductId)!;
     const row = await lineageRepository.product(ex, p.organizationId, dataProductId);
     // A product not (yet) in the catalog: its lineage is kept, and nobody's agreement is checked.
@@ -158,36 +162,27 @@ export class LineageService {
     return consumer;
   }
 
-  private async checkReads(ex: Executor, emit: Emit, organizationId: string, event: RunEvent, consumer: Consumer, ports: PortIndex, now: Date): Promise<number> {
+  private async checkReads(ex: Executor, emit: Emit, organizationId: string, event: RunEvent, consumer: ProductConsumer, ports: PortIndex, now: Date): Promise<number> {
     let raised = 0;
+    const job = { namespace: event.job.namespace, name: event.job.name };
     for (const read of readsNeedingAccess(event.inputs ?? [], consumer, ports)) {
-      if (await lineageRepository.hasActiveAccess(ex, organizationId, read.port, consumer)) continue;
-      const recorded = await lineageRepository.recordViolation(ex, {
-        organization_id: organizationId,
-        job_namespace: event.job.namespace,
-        job_name: event.job.name,
-        data_product_id: read.port.dataProductId,
-        output_port_id: read.port.outputPortId,
-        day: now.toISOString().slice(0, 10),
-        consumer_data_product_id: consumer.dataProductId,
-        consumer_team_id: consumer.teamId,
-        run_id: event.run.runId,
-        dataset_namespace: read.dataset.namespace,
-        dataset_name: read.dataset.name,
-        created_at: now.toISOString(),
-      });
-      if (!recorded) continue;
-      raised++;
-      emit("AccessViolationDetectedEvent", read.port.dataProductId, {
-        outputPortId: read.port.outputPortId,
-        violation: {
-          consumerDataProductId: consumer.dataProductId,
-          consumerTeamId: consumer.teamId,
-          job: { namespace: event.job.namespace, name: event.job.name },
-          runId: event.run.runId,
-          dataset: read.dataset,
-        },
-      });
+      const record = () =>
+        lineageRepository.recordViolation(ex, {
+          organization_id: organizationId,
+          job_namespace: job.namespace,
+          job_name: job.name,
+          data_product_id: read.port.dataProductId,
+          output_port_id: read.port.outputPortId,
+          day: now.toISOString().slice(0, 10),
+          consumer_data_product_id: consumer.dataProductId,
+          consumer_team_id: consumer.teamId,
+          run_id: event.run.runId,
+          dataset_namespace: read.dataset.namespace,
+          dataset_name: read.dataset.name,
+          created_at: now.toISOString(),
+        });
+      const seen = { job, runId: event.run.runId, dataset: read.dataset };
+      if (await raiseIfWithoutAgreement(ex, emit, organizationId, { port: read.port, consumer, seen }, record)) raised++;
     }
     return raised;
   }

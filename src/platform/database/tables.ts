@@ -291,6 +291,8 @@ export interface DB {
   lineage_events: LineageEventsTable;
   lineage_edges: LineageEdgesTable;
   lineage_violations: LineageViolationsTable;
+  usage_spans: UsageSpansTable;
+  usage_violations: UsageViolationsTable;
 }
 
 /** Users an organization's SCIM client provisions (migration 0181). */
@@ -406,5 +408,42 @@ export interface LineageViolationsTable {
   run_id: string;
   dataset_namespace: string;
   dataset_name: string;
+  created_at: string;
+}
+
+/** OpenTelemetry spans that used a data product, port or access (migration 0210, docs/lineage.md "Usage"). */
+export interface UsageSpansTable {
+  row_id: Generated<number>;
+  organization_id: string;
+  trace_id: string;
+  span_id: string;
+  scope_name: string | null;
+  service_name: string | null;
+  data_product_id: string | null;
+  output_port_id: string | null;
+  data_contract_id: string | null;
+  access_id: string | null;
+  consumer_type: "dataProduct" | "team" | "service";
+  consumer_id: string;
+  start_time: string;
+  end_time: string | null;
+  team_id: string | null;
+  resource: string;
+  scope: string;
+  span: string;
+  created_at: string;
+}
+
+/** A use of an output port without an active access, once per consumer, service, port and day. */
+export interface UsageViolationsTable {
+  organization_id: string;
+  consumer_type: string;
+  consumer_id: string;
+  service_name: string;
+  data_product_id: string;
+  output_port_id: string;
+  day: string;
+  trace_id: string;
+  span_id: string;
   created_at: string;
 }

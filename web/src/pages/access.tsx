@@ -11,6 +11,7 @@ import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "../components/access-parts.js";
 import { DecisionDialog, type Decision } from "../components/access-decisions.js";
 import { AccessPrivileges, ProvisioningDiagnostics } from "../components/access-privileges.js";
+import { UsagePanel } from "../components/usage-panel.js";
 
 type View = "inbox" | "mine" | "all";
 
@@ -265,6 +266,7 @@ export function AccessPage({ id }: { id: string }) {
       </dl>
       <AccessPolicies id={a.id!} version={access.data} />
       <AccessPrivileges id={a.id} version={access.data} />
+      <UsagePanel of="access" id={a.id!} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <ErrorBox error={history.error} title="The history could not be read" />

@@ -1,0 +1,4 @@
+import { NO_STANDARDS } from "../../../test/helpers/checks.js";
+import { usageTests } from "./usage.suite.js";
+
+usageTests(NO_STANDARDS);
