@@ -133,6 +133,13 @@ describe("rules", () => {
     );
     expect(message.link).toBe("https://s.test/dataproducts/orders");
   });
+
+  it("a use without an access, reported by a span, names the service, the consuming team and the span", () => {
+    const data = { outputPortId: "pg", violation: { consumerDataProductId: null, consumerTeamId: "c", span: { traceId: "t1", spanId: "s1", serviceName: "bi-gateway" } } };
+    const rule = only("AccessViolationDetectedEvent", data);
+    const message = composeMessage({ kind: rule.kind, subject: "orders", actor: "usage key", comment: null, appUrl: "https://s.test", time: "t", eventId: "e", event: {}, resource: "dataProduct", detail: detailOf(rule.kind, data) });
+    expect(message.text).toBe("usage key reported a read without an active access of data product 'orders'. Service 'bi-gateway' used output port 'pg' for team 'c' (trace 't1', span 's1').");
+  });
 });
 
 describe("back-off", () => {

@@ -100,12 +100,26 @@ export function detailOf(kind: NotificationKind, data: Record<string, unknown>):
     return `It stays requested until enough eligible people approved: ${named("require-approvals")}.`;
   }
   if (kind === "accessViolation") {
-    const v = data.violation as { consumerDataProductId?: string; job?: { namespace?: string; name?: string }; runId?: string; dataset?: { namespace?: string; name?: string } } | undefined;
+    const v = data.violation as Violation | undefined;
     if (!v) return undefined;
-    return `Run '${v.runId}' of job '${v.job?.namespace}/${v.job?.name}' read dataset '${v.dataset?.namespace}/${v.dataset?.name}' of output port '${String(data.outputPortId)}' for data product '${v.consumerDataProductId}'.`;
+    const port = `output port '${String(data.outputPortId)}'`;
+    const consumer = v.consumerDataProductId ? `data product '${v.consumerDataProductId}'` : `team '${v.consumerTeamId}'`;
+    // A lineage run reads a dataset; a usage span names the service that used the port (docs/lineage.md).
+    if (v.span) return `Service '${v.span.serviceName ?? "unknown"}' used ${port} for ${consumer} (trace '${v.span.traceId}', span '${v.span.spanId}').`;
+    return `Run '${v.runId}' of job '${v.job?.namespace}/${v.job?.name}' read dataset '${v.dataset?.namespace}/${v.dataset?.name}' of ${port} for ${consumer}.`;
   }
   return undefined;
 }
+
+/** What `AccessViolationDetectedEvent` says of a read (lineage) or a use (usage traces). */
+type Violation = {
+  consumerDataProductId?: string | null;
+  consumerTeamId?: string;
+  job?: { namespace?: string; name?: string };
+  runId?: string;
+  dataset?: { namespace?: string; name?: string };
+  span?: { traceId?: string; spanId?: string; serviceName?: string | null };
+};
 
 /** The message of one notification, as a pure function of what the event and the database said. */
 export function composeMessage(input: MessageInput): Message {
