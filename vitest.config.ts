@@ -6,6 +6,8 @@ export default defineConfig({
     // Tests that read the official standards from outside the repository run in
     // `npm run test:conformance` (vitest.conformance.config.ts), never in `npm test`.
     exclude: ["**/node_modules/**", "**/*.conformance.test.ts"],
+    // The build the browser and process tests run, brought up to date once (test/helpers/build-setup.ts).
+    globalSetup: ["./test/helpers/build-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Child-process and database tests are heavier than pure ones; two cores is the CI machine.
