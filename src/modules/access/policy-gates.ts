@@ -1,5 +1,5 @@
 import type { EventExtras, RecordedVerdict } from "../../events/kinds.js";
-import { principalOf } from "../../events/log.js";
+import { principalOf, type Actor } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { Gate } from "../../policies/rules/gates.js";
@@ -21,8 +21,13 @@ export function approverOf(p: Principal): Approver {
   return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds };
 }
 
+/** Who acts, as a rule reads it: a principal, or the system itself (the scheduler) with scope `system`. */
+function requesterOf(p: Principal | Actor): Record<string, unknown> {
+  return "scope" in p ? { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] } : { principal: principalOf(p), scope: "system", teamIds: [] };
+}
+
 /** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
-export async function accessInput(ex: Executor, p: Principal, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
+export async function accessInput(ex: Executor, p: Principal | Actor, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
   // A dry run over many accesses reads each product and contract once.
   const read = (kind: "dataproduct" | "datacontract", id: string): Promise<Record<string, unknown> | undefined> => {
     const load = () => resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, kind, id).then((r) => r?.doc);
@@ -49,7 +54,7 @@ export async function accessInput(ex: Executor, p: Principal, record: AccessReco
       ...(typeof consumer.userId === "string" ? { userId: consumer.userId } : {}),
       product: consumerProduct ?? {},
     },
-    requester: { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] },
+    requester: requesterOf(p),
     now,
   };
 }
@@ -70,7 +75,7 @@ const extrasOf = (verdicts: RecordedVerdict[]): EventExtras | undefined => (verd
 export class AccessGates {
   constructor(private readonly enforcement: PolicyEnforcement) {}
 
-  private judge(ex: Executor, p: Principal, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
+  private judge(ex: Executor, p: Principal | Actor, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
     return this.enforcement.judge(ex, p.organizationId, gate, input);
   }
 
@@ -141,5 +146,15 @@ export class AccessGates {
     const judgement = await this.judge(ex, p, "access.activate", input);
     if (judgement.denied.length > 0) throw refusal(409, "Activating this access", judgement);
     return extrasOf(judgement.recorded);
+  }
+
+  /**
+   * The scheduler opening an access's window (its start date came): the access.activate gate,
+   * judged as the system. A deny leaves the access inactive; what to record either way.
+   */
+  async scheduledActivation(ex: Executor, record: AccessRecord, now: string): Promise<{ refused: boolean; extras: EventExtras | undefined }> {
+    const actor: Actor = { organizationId: record.organizationId };
+    const judgement = await this.judge(ex, actor, "access.activate", await accessInput(ex, actor, record, now));
+    return { refused: judgement.denied.length > 0, extras: extrasOf(judgement.recorded) };
   }
 }

@@ -9,17 +9,20 @@ import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, changesOf, stageOf, type AccessAction } from "./lifecycle.js";
+import { ACTION_EVENTS, approvedOnCreation, PROVISIONING_TRANSITIONS, provisioningTransitionFor, changesOf, isActive, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 import { approvalRepository } from "./approvals.js";
-import type { AccessGates } from "./policy-gates.js";
+import { accessInput, type AccessGates } from "./policy-gates.js";
 import { approveUnderPolicies } from "./approval-flow.js";
 import { syncActive } from "./activity.js";
 import { planOfAccess } from "./privileges.js";
 import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 type Change = (record: AccessRecord, emit: Emit, now: string) => void;
+
+/** How long the scheduler waits before trying again an activation a policy refused (docs/policies.md). */
+export const ACTIVATION_RETRY_MS = 5 * 60_000;
 
 /** The use cases of access requests. Who may do what, and when, is lifecycle.ts's table. */
 export class AccessService {
@@ -254,7 +257,18 @@ export class AccessService {
       const due = await accessRepository.dueIn(trx, this.database.dialect, organizationId, now, limit);
       let changed = 0;
       for (const record of due) {
-        if (!syncActive(record, emit, now)) continue;
+        // Opening its window: the access.activate gate decides first (docs/policies.md).
+        const decided = !record.active && isActive(record, now) ? await this.gates?.scheduledActivation(trx, record, now) : undefined;
+        if (decided?.refused) {
+          // Recorded once; tried again later, as policies and the catalog may change meanwhile.
+          if (record.activationRetryAt == null) emit("AccessActivationRefusedEvent", record.id, decided.extras);
+          record.activationRetryAt = new Date(Date.parse(now) + ACTIVATION_RETRY_MS).toISOString();
+          await accessRepository.update(trx, record);
+          changed++;
+          continue;
+        }
+        record.activationRetryAt = null;
+        if (!syncActive(record, emit, now, decided?.extras)) continue;
         record.updatedAt = now;
         await accessRepository.update(trx, record);
         changed++;
@@ -286,10 +300,13 @@ export class AccessService {
     const dates = parseDates(doc.info, violations);
     if (violations.length > 0) throw invalid("The access is not valid.", violations);
 
-    const record: AccessRecord = { ...existing, doc, ...dates, updatedAt: now };
+    // New dates are judged anew: an activation refused before is tried at once.
+    const record: AccessRecord = { ...existing, doc, ...dates, updatedAt: now, ...(datesChanged ? { activationRetryAt: null } : {}) };
     checkStoredSize("Access", present(record));
     emit("AccessUpdatedEvent", record.id);
-    syncActive(record, emit, now);
+    // Dates that open the window of an approved access activate it now: the access.activate gate decides (409 on deny).
+    const activation = !existing.active && isActive(record, now) && this.gates ? await this.gates.activate(trx, p, await accessInput(trx, p, record, now)) : undefined;
+    syncActive(record, emit, now, activation);
     await accessRepository.update(trx, record);
     return record;
   }
