@@ -3,7 +3,8 @@ import { principalOf, type Actor } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { Gate } from "../../policies/rules/gates.js";
-import { approvalState, contractRoleRequirements, eligibleFor, type ApprovalRequirement, type Approver, type Judgement } from "../../policies/rules/verdicts.js";
+import { approvalState, contractRoleRequirements, eligibleFor, ineligibility, type ApprovalRequirement, type Approver } from "../../policies/rules/approvals.js";
+import type { Judgement } from "../../policies/rules/verdicts.js";
 import { findOutputPort } from "../../product-formats/ports.js";
 import { refusal, type PolicyEnforcement } from "../policies/enforcement.js";
 import { resourceRepository } from "../shared/resource-repository.js";
@@ -18,7 +19,7 @@ import type { AccessRecord } from "./repository.js";
  */
 
 export function approverOf(p: Principal): Approver {
-  return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds };
+  return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds, ...(p.teamRoles ? { teamRoles: p.teamRoles } : {}) };
 }
 
 /** Who acts, as a rule reads it: a principal, or the system itself (the scheduler) with scope `system`. */
@@ -70,6 +71,15 @@ export type ApprovalDecision =
   | { kind: "plain"; extras: EventExtras | undefined }
   | { kind: "recorded"; extras: EventExtras; met: boolean; duplicate: boolean };
 
+/** Whether a principal may approve an access that needs several approvals now, and why not. */
+export interface ApprovalStanding {
+  eligible: boolean;
+  /** Why not eligible: each requirement's reason. */
+  why?: string;
+  /** Eligible, but only for a level that waits for an earlier one. */
+  waiting?: string;
+}
+
 const extrasOf = (verdicts: RecordedVerdict[]): EventExtras | undefined => (verdicts.length > 0 ? { verdicts } : undefined);
 
 export class AccessGates {
@@ -99,9 +109,19 @@ export class AccessGates {
     return { requirements, approve: { ...approve, held: [...requested.held, ...approve.held], recorded: [...requested.held, ...approve.recorded] }, input };
   }
 
-  /** Whether `p` may give one of the approvals the access needs. */
-  eligible(requirements: readonly ApprovalRequirement[], p: Principal, providerTeamId: string | null): boolean {
-    return requirements.some((r) => eligibleFor(r, approverOf(p), providerTeamId));
+  /**
+   * Whether `p` may give one of the approvals the access needs, and if not why; `waiting` when
+   * each one `p` may give waits for an earlier level (approval order).
+   */
+  async standing(ex: Executor, p: Principal, record: AccessRecord, requirements: readonly ApprovalRequirement[]): Promise<ApprovalStanding> {
+    const who = approverOf(p);
+    const mine = requirements.flatMap((r, i) => (eligibleFor(r, who, record.providerTeamId) ? [i] : []));
+    if (mine.length === 0) return { eligible: false, why: ineligibility(requirements, who, record.providerTeamId) };
+    const state = approvalState(requirements, await approvalRepository.list(ex, record.organizationId, record.id), record.providerTeamId);
+    if (!mine.every((i) => state.waiting[i])) return { eligible: true };
+    const waitsFor = mine.map((i) => requirements.find((r) => r.source === requirements[i]!.after)!);
+    const names = [...new Set(waitsFor.map((r) => `'${r.name}'`))].join(", ");
+    return { eligible: true, waiting: `This principal gives a later level of approval, which counts only after ${names} is complete: approve once those approvers have (docs/policies.md). Nothing was recorded.` };
   }
 
   /** Records `p`'s approval (after authorization) and says whether the access now has all it needs. */
@@ -128,14 +148,16 @@ export class AccessGates {
       if (gate !== "access.activate") requirements.unshift(...judgement.requirements);
     }
     const approvals = await approvalRepository.list(ex, record.organizationId, record.id);
+    const state = approvalState(requirements, approvals, record.providerTeamId);
     return {
       verdicts,
-      requirements: requirements.map((r) => ({
+      requirements: requirements.map((r, i) => ({
         source: r.source,
         name: r.name,
         count: r.count,
-        given: new Set(approvals.filter((a) => eligibleFor(r, a, record.providerTeamId)).map((a) => a.principal)).size,
-        eligibleNow: eligibleFor(r, approverOf(p), record.providerTeamId),
+        given: state.counts[i]!,
+        eligibleNow: !state.waiting[i] && eligibleFor(r, approverOf(p), record.providerTeamId),
+        ...(r.after !== undefined ? { after: r.after } : {}),
       })),
       approvedBy: approvals.map((a) => a.principal),
     };

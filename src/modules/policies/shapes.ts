@@ -10,6 +10,13 @@ export const EligibleSchema = Type.Object(
     providerTeam: Type.Optional(Type.Boolean({ description: "Principals acting for the provider product's owner team. True when `teams` is absent." })),
     teams: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 50, description: "Principals acting for any of these teams (by id)." })),
     organization: Type.Optional(Type.Boolean({ description: "Organization-scoped principals (organization keys and owners). True when absent." })),
+    teamRoles: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 20,
+        description: "Only people whose team role, in the team they approve for (the provider team or one of `teams`), is one of these (any letter case). Team keys hold no team role.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
