@@ -149,3 +149,4 @@ export type { ClassificationScheme } from "../../src/modules/classification-sche
 export type { Certification } from "../../src/modules/certifications/shapes.js";
 export type { DryRun, Finding } from "../../src/modules/policies/dry-run.js";
 export type { AccessPolicyView } from "../../src/modules/policies/access-preview.js";
+export type { DraftEvaluation } from "../../src/modules/policies/shapes.js";
