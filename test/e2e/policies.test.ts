@@ -96,6 +96,7 @@ describe("governance in a browser", () => {
     const page = await newPage(PEOPLE.provider);
     await page.goto(`${t.url}/datacontracts/orders-v1/edit`);
     await heading(page, "Edit Orders");
+    await page.getByRole("button", { name: "Form", exact: true }).click();
     await page.getByLabel("Description").fill("Orders.");
     await page.getByRole("button", { name: "Check against the policies" }).click();
     await page.getByText("1 policy would refuse this draft.").waitFor();
