@@ -32,7 +32,7 @@ import { tagDefinition } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
 import { policyDefinition } from "./modules/policies/service.js";
 import type { Policy } from "./modules/policies/shapes.js";
-import { classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
+import { ClassificationSchemeService, classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
 import type { ClassificationScheme } from "./modules/classification-schemes/shapes.js";
 import { certificationDefinition } from "./modules/certifications/service.js";
 import { checkCertificationChanges } from "./modules/certifications/assignment.js";
@@ -156,7 +156,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     tags: new DocumentService(tagDefinition, database, events, clock),
     testResults: new TestResultService(database, events, clock),
     policies,
-    classificationSchemes: new DocumentService(classificationSchemeDefinition, database, events, clock),
+    classificationSchemes: new ClassificationSchemeService(classificationSchemeDefinition, database, events, clock),
     certifications: new DocumentService(certificationDefinition, database, events, clock),
     policyEnforcement,
     policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),

@@ -68,6 +68,13 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
     await ok("PUT", "/api/policies/held", { name: "Held", status: "Accepted", rule: { condition: "access.id == 'a3'", effect: "require-approvals", gates: ["access.request"], approvals: { count: 1 } } });
     await ok("PUT", "/api/access/a3", { info: { purpose: "p", startDate: "2999-01-01" }, provider: { dataProductId: "held", outputPortId: "pg" }, consumer: { teamId: "marketing" } });
     await ok("POST", "/api/access/a3/approve");
+    // An activation at the start date that a policy at access.activate refuses.
+    await ok("PUT", "/api/policies/refuse", { name: "Refuse", status: "Accepted", rule: { condition: "access.id == 'a4'", effect: "deny", gates: ["access.activate"] } });
+    const start = Date.now() + 2000;
+    await ok("PUT", "/api/access/a4", { info: { purpose: "p", startDate: new Date(start).toISOString() }, provider: { dataProductId: "held", outputPortId: "pg" }, consumer: { teamId: "marketing" } });
+    await ok("POST", "/api/access/a4/approve");
+    await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now() + 10)));
+    await t.server.scheduler.tick();
     await ok("PUT", "/api/datacontracts/c", contract);
     const run = await ok("POST", "/api/test-results", { dataContractId: "c", result: "passed", server: "production" });
     await ok("DELETE", `/api/test-results/${run.id}`);

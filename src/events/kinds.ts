@@ -46,6 +46,7 @@ export const RESOURCE_EVENT_KINDS = [
   "CertificationUpdatedEvent",
   "CertificationDeletedEvent",
   "AccessApprovalRecordedEvent",
+  "AccessActivationRefusedEvent",
 ] as const;
 
 export const PROVISIONING_EVENT_KINDS = [

@@ -8,6 +8,7 @@ const MEANING: Partial<Record<EventKind, string>> = {
   AccessActivatedEvent: "Access became active: its consumer should now be granted permissions.",
   AccessDeactivatedEvent: "Access ended: its consumer's permissions should now be revoked.",
   AccessCanceledEvent: "An access was canceled.",
+  AccessActivationRefusedEvent: "The scheduler did not activate an access whose start date came: a policy at access.activate denied it (docs/policies.md). Recorded once; the access stays inactive until a later try passes.",
   AccessApprovalRecordedEvent: "One person's approval of an access that needs several was recorded; AccessApprovedEvent follows once enough were given.",
   TestResultsCreatedEvent: "A data contract's test run was published.",
   TestResultsDeletedEvent: "A data contract's test run was deleted.",
@@ -23,11 +24,13 @@ const POLICY_GATED: ReadonlySet<EventKind> = new Set([
   "AccessRequestedEvent",
   "AccessApprovalRecordedEvent",
   "AccessApprovedEvent",
+  "AccessActivatedEvent",
+  "AccessActivationRefusedEvent",
 ]);
 
 /** The `data` payload of one event kind, published under `components/schemas/<EventKind>`. */
 export function eventDataSchema(kind: EventKind): TSchema {
-  const subject = kind.replace(/(Created|Updated|Deleted|ApprovalRecorded|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
+  const subject = kind.replace(/(Created|Updated|Deleted|ApprovalRecorded|ActivationRefused|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
   const resource =
     subject === "OutputPort" || kind === "AccessViolationDetectedEvent" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return Type.Object(

@@ -21,6 +21,8 @@ export interface Principal {
    * organization's team roles (src/policies/team-roles.ts). Absent for keys and owners.
    */
   teamPermissions?: Readonly<Record<string, readonly string[]>>;
+  /** A person's role (its name) in each of their teams; absent for keys and owners. */
+  teamRoles?: Readonly<Record<string, string>>;
 }
 
 export type PrincipalScope = "organization" | "organization_read" | "team" | "team_read" | "connector";

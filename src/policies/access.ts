@@ -73,13 +73,15 @@ export const accessPolicy = {
    * name as eligible approves as the provider side would, from the same stages; anyone else
    * needs the provider side and to be eligible as well.
    */
-  approveAsEligible(p: Principal, teams: AccessTeams, stage: Stage, eligible: boolean): void {
-    if (!eligible) {
+  approveAsEligible(p: Principal, teams: AccessTeams, stage: Stage, standing: { eligible: boolean; why?: string; waiting?: string }): void {
+    if (!standing.eligible) {
       this.act(p, teams, "approve", stage);
-      throw forbidden("This access needs approvals from the people its policies name, and this principal is not one of them (docs/policies.md).");
+      throw forbidden(standing.why ?? "This access needs approvals from the people its policies name, and this principal is not one of them (docs/policies.md).");
     }
     const verdict = decide("approve", stage, new Set<Side>(["provider"]));
     if (!verdict.allowed) throw verdict.status === 403 ? forbidden(verdict.detail) : conflict(verdict.detail);
+    // A later level of approval waits for the earlier one (docs/policies.md, approval order).
+    if (standing.waiting !== undefined) throw conflict(standing.waiting);
   },
 
   /** Throws the 403 or 409 problem of lifecycle.ts's RULES when the principal may not do `action` now. */

@@ -86,4 +86,32 @@ describe("governance in a browser", () => {
     await heading(page, "Orders");
     await page.getByText("Gold certified").waitFor();
   }, 60_000);
+  it("shows in the contract editor what each accepted policy at contract.publish says about the draft, before saving, and saves nothing", async () => {
+    const describe = { condition: "!has(contract.info.description) || size(contract.info.description) < 20", effect: "deny", gates: ["contract.publish"], message: "Describe the contract in a sentence." };
+    const terms = { condition: "!has(contract.terms)", effect: "warn", gates: ["contract.publish"] };
+    expect((await t.api("PUT", "/api/policies/described", { name: "Described contracts", status: "Accepted", rule: describe })).status).toBe(200);
+    expect((await t.api("PUT", "/api/policies/terms", { name: "Terms of use", status: "Accepted", rule: terms })).status).toBe(200);
+    const stored = (await t.api("GET", "/api/datacontracts/orders-v1")).body;
+
+    const page = await newPage(PEOPLE.provider);
+    await page.goto(`${t.url}/datacontracts/orders-v1/edit`);
+    await heading(page, "Edit Orders");
+    await page.getByRole("button", { name: "Form", exact: true }).click();
+    await page.getByLabel("Description").fill("Orders.");
+    await page.getByRole("button", { name: "Check against the policies" }).click();
+    await page.getByText("1 policy would refuse this draft.").waitFor();
+    const said = page.getByRole("list", { name: "What each policy says" });
+    const refusing = said.getByRole("listitem").filter({ hasText: "Described contracts" });
+    expect(await refusing.textContent()).toContain("would refuse: Describe the contract in a sentence.");
+    expect(await said.getByRole("listitem").filter({ hasText: "Terms of use" }).textContent()).toContain("passes");
+
+    await page.getByLabel("Description").fill("Every order placed in the web shop.");
+    await page.getByRole("button", { name: "Check against the policies" }).click();
+    await page.getByText("No policy would refuse this draft.").waitFor();
+    // Checking wrote nothing.
+    expect((await t.api("GET", "/api/datacontracts/orders-v1")).body).toEqual(stored);
+    for (const [id, name] of [["described", "Described contracts"], ["terms", "Terms of use"]] as const) {
+      expect((await t.api("PUT", `/api/policies/${id}`, { name, status: "Deprecated" })).status).toBe(200);
+    }
+  }, 60_000);
 });

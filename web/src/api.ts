@@ -153,3 +153,4 @@ export type { AccessPolicyView } from "../../src/modules/policies/access-preview
 
 export type { LineageGraph, LineageNode } from "../../src/modules/lineage/shapes.js";
 export type LineageViolation = Static<typeof LineageViolationsSchema>[number];
+export type { DraftEvaluation } from "../../src/modules/policies/shapes.js";

@@ -23,7 +23,7 @@ export async function approveUnderPolicies(gates: AccessGates, trx: Executor, em
   // Who may approve depends on the policies: a team they name may approve without being a party.
   const plan = await gates.requirements(trx, p, record, now);
   if (plan.requirements.length === 0) accessPolicy.act(p, record, "approve", stage);
-  else accessPolicy.approveAsEligible(p, record, stage, gates.eligible(plan.requirements, p, record.providerTeamId));
+  else accessPolicy.approveAsEligible(p, record, stage, await gates.standing(trx, p, record, plan.requirements));
   const decision = await gates.approve(trx, p, record, plan, comment, now);
   if (decision.kind === "recorded") {
     if (decision.duplicate) return present(record);

@@ -124,9 +124,33 @@ describe("the clock", () => {
     const before = given({ status: "approved", active: true });
     expect(decide.refresh(before, NOW)).toEqual({ record: before, events: [] });
   });
+
+  it("given a start that came and the access.activate gate refusing, when refreshed, then it stays inactive, says so once and waits to try again", () => {
+    const refused = { refused: true, extras: { verdicts: [] } };
+    const first = decide.refresh(given({ status: "approved", startAt: CREATED }), NOW, refused);
+    expect(kinds(first)).toEqual(["AccessActivationRefusedEvent"]);
+    expect(first.record).toMatchObject({ active: false, activationRetryAt: new Date(Date.parse(NOW) + decide.ACTIVATION_RETRY_MS).toISOString() });
+    const again = decide.refresh(first.record, LATER, refused);
+    expect(kinds(again)).toEqual([]);
+    expect(again.record.activationRetryAt).toBe(new Date(Date.parse(LATER) + decide.ACTIVATION_RETRY_MS).toISOString());
+  });
+
+  it("given a refused activation, when the gate lets it through later, then it activates with the verdicts and no retry is pending", () => {
+    const before = given({ status: "approved", startAt: CREATED, activationRetryAt: NOW });
+    const d = decide.refresh(before, LATER, { refused: false, extras: { verdicts: [] } });
+    expect(d.events).toEqual([{ kind: "AccessActivatedEvent", extras: { verdicts: [] } }]);
+    expect(d.record).toMatchObject({ active: true, activationRetryAt: null, updatedAt: LATER });
+  });
 });
 
 describe("terms, deletion and provisioning", () => {
+  it("given a refused activation, when a PUT changes the dates, then it is judged anew at once", () => {
+    const before = given({ status: "approved", startAt: LATER, activationRetryAt: NOW });
+    const d = decide.update(before, { doc: before.doc, startAt: CREATED, endAt: null, activation: { verdicts: [] } }, NOW);
+    expect(d.events).toEqual([{ kind: "AccessUpdatedEvent" }, { kind: "AccessActivatedEvent", extras: { verdicts: [] } }]);
+    expect(d.record.activationRetryAt).toBeNull();
+  });
+
   it("given an approved access, when a PUT moves its end into the past, then it is updated and deactivates", () => {
     const before = given({ status: "approved", active: true });
     const doc = { ...before.doc, info: { ...before.doc.info, endDate: CREATED } };

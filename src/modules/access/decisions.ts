@@ -29,15 +29,16 @@ type Transition = (typeof PROVISIONING_TRANSITIONS)[string];
  * Brings `active` up to date with `now`: an access becomes active when it is approved and its
  * window [startDate, endDate) holds `now`, and inactive when that stops holding.
  */
-export function settle(decision: Decision, now: string): Decision {
+export function settle(decision: Decision, now: string, activation?: EventExtras): Decision {
   const active = isActive(decision.record, now);
   if (active === decision.record.active) return decision;
-  return { record: { ...decision.record, active }, events: [...decision.events, { kind: active ? "AccessActivatedEvent" : "AccessDeactivatedEvent" }] };
+  const event: AccessEvent = active ? { kind: "AccessActivatedEvent", ...(activation ? { extras: activation } : {}) } : { kind: "AccessDeactivatedEvent" };
+  return { record: { ...decision.record, active }, events: [...decision.events, event] };
 }
 
 /** Every decision that changes an access stamps it and settles its activity. */
-function changed(record: AccessRecord, events: AccessEvent[], now: string): Decision {
-  return settle({ record: { ...record, updatedAt: now }, events }, now);
+function changed(record: AccessRecord, events: AccessEvent[], now: string, activation?: EventExtras): Decision {
+  return settle({ record: { ...record, updatedAt: now }, events }, now, activation);
 }
 
 /**
@@ -86,8 +87,18 @@ export function endForPerson(record: AccessRecord, now: string): Decision | unde
 }
 
 /** A PUT's new document and the dates read from it; the rules it needs were checked before. */
-export function update(record: AccessRecord, command: { doc: Access; startAt: string | null; endAt: string | null }, now: string): Decision {
-  return changed({ ...record, doc: command.doc, startAt: command.startAt, endAt: command.endAt }, [{ kind: "AccessUpdatedEvent" }], now);
+/**
+ * A changed document. New dates are judged anew, so an activation a policy refused before is tried
+ * at once; `activation` carries the access.activate gate's verdicts when the change opens the window.
+ */
+export function update(
+  record: AccessRecord,
+  command: { doc: Access; startAt: string | null; endAt: string | null; activation?: EventExtras },
+  now: string,
+): Decision {
+  const datesChanged = command.startAt !== record.startAt || command.endAt !== record.endAt;
+  const next: AccessRecord = { ...record, doc: command.doc, startAt: command.startAt, endAt: command.endAt, ...(datesChanged ? { activationRetryAt: null } : {}) };
+  return changed(next, [{ kind: "AccessUpdatedEvent" }], now, command.activation);
 }
 
 /** Deleting an access ends its activity first. */
@@ -96,9 +107,23 @@ export function remove(record: AccessRecord): AccessEvent[] {
 }
 
 /** The clock moved: an access whose start came or whose end passed (de)activates; otherwise nothing happens. */
-export function refresh(record: AccessRecord, now: string): Decision {
-  const settled = settle({ record, events: [] }, now);
-  return settled.events.length === 0 ? settled : { ...settled, record: { ...settled.record, updatedAt: now } };
+export function refresh(record: AccessRecord, now: string, gate?: ActivationVerdict): Decision {
+  if (gate?.refused) {
+    // Recorded once; tried again later, as policies and the catalog may change meanwhile (docs/policies.md).
+    const events: AccessEvent[] = record.activationRetryAt == null ? [{ kind: "AccessActivationRefusedEvent", ...(gate.extras ? { extras: gate.extras } : {}) }] : [];
+    return { record: { ...record, activationRetryAt: new Date(Date.parse(now) + ACTIVATION_RETRY_MS).toISOString() }, events };
+  }
+  const settled = settle({ record: { ...record, activationRetryAt: null }, events: [] }, now, gate?.extras);
+  return settled.events.length === 0 ? { record, events: [] } : { ...settled, record: { ...settled.record, updatedAt: now } };
+}
+
+/** How long the scheduler waits before trying again an activation a policy refused (docs/policies.md). */
+export const ACTIVATION_RETRY_MS = 5 * 60_000;
+
+/** What the access.activate gate said of an access whose window opened. */
+export interface ActivationVerdict {
+  refused: boolean;
+  extras: EventExtras | undefined;
 }
 
 /** A connector reports a provisioning transition: the members it gives, the new status and when it was reached. */

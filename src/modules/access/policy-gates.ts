@@ -1,9 +1,10 @@
 import type { EventExtras, RecordedVerdict } from "../../events/kinds.js";
-import { principalOf } from "../../events/log.js";
+import { principalOf, type Actor } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { Gate } from "../../policies/rules/gates.js";
-import { approvalState, contractRoleRequirements, eligibleFor, type ApprovalRequirement, type Approver, type Judgement } from "../../policies/rules/verdicts.js";
+import { approvalState, contractRoleRequirements, eligibleFor, ineligibility, type ApprovalRequirement, type Approver } from "../../policies/rules/approvals.js";
+import type { Judgement } from "../../policies/rules/verdicts.js";
 import { findOutputPort } from "../../product-formats/ports.js";
 import { refusal, type PolicyEnforcement } from "../policies/enforcement.js";
 import { resourceRepository } from "../shared/resource-repository.js";
@@ -18,11 +19,16 @@ import type { AccessRecord } from "./repository.js";
  */
 
 export function approverOf(p: Principal): Approver {
-  return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds };
+  return { principal: principalOf(p), scope: p.scope, teamIds: p.teamIds, ...(p.teamRoles ? { teamRoles: p.teamRoles } : {}) };
+}
+
+/** Who acts, as a rule reads it: a principal, or the system itself (the scheduler) with scope `system`. */
+function requesterOf(p: Principal | Actor): Record<string, unknown> {
+  return "scope" in p ? { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] } : { principal: principalOf(p), scope: "system", teamIds: [] };
 }
 
 /** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
-export async function accessInput(ex: Executor, p: Principal, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
+export async function accessInput(ex: Executor, p: Principal | Actor, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
   // A dry run over many accesses reads each product and contract once.
   const read = (kind: "dataproduct" | "datacontract", id: string): Promise<Record<string, unknown> | undefined> => {
     const load = () => resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, kind, id).then((r) => r?.doc);
@@ -49,7 +55,7 @@ export async function accessInput(ex: Executor, p: Principal, record: AccessReco
       ...(typeof consumer.userId === "string" ? { userId: consumer.userId } : {}),
       product: consumerProduct ?? {},
     },
-    requester: { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] },
+    requester: requesterOf(p),
     now,
   };
 }
@@ -65,12 +71,21 @@ export type ApprovalDecision =
   | { kind: "plain"; extras: EventExtras | undefined }
   | { kind: "recorded"; extras: EventExtras; met: boolean; duplicate: boolean };
 
+/** Whether a principal may approve an access that needs several approvals now, and why not. */
+export interface ApprovalStanding {
+  eligible: boolean;
+  /** Why not eligible: each requirement's reason. */
+  why?: string;
+  /** Eligible, but only for a level that waits for an earlier one. */
+  waiting?: string;
+}
+
 const extrasOf = (verdicts: RecordedVerdict[]): EventExtras | undefined => (verdicts.length > 0 ? { verdicts } : undefined);
 
 export class AccessGates {
   constructor(private readonly enforcement: PolicyEnforcement) {}
 
-  private judge(ex: Executor, p: Principal, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
+  private judge(ex: Executor, p: Principal | Actor, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
     return this.enforcement.judge(ex, p.organizationId, gate, input);
   }
 
@@ -94,9 +109,19 @@ export class AccessGates {
     return { requirements, approve: { ...approve, held: [...requested.held, ...approve.held], recorded: [...requested.held, ...approve.recorded] }, input };
   }
 
-  /** Whether `p` may give one of the approvals the access needs. */
-  eligible(requirements: readonly ApprovalRequirement[], p: Principal, providerTeamId: string | null): boolean {
-    return requirements.some((r) => eligibleFor(r, approverOf(p), providerTeamId));
+  /**
+   * Whether `p` may give one of the approvals the access needs, and if not why; `waiting` when
+   * each one `p` may give waits for an earlier level (approval order).
+   */
+  async standing(ex: Executor, p: Principal, record: AccessRecord, requirements: readonly ApprovalRequirement[]): Promise<ApprovalStanding> {
+    const who = approverOf(p);
+    const mine = requirements.flatMap((r, i) => (eligibleFor(r, who, record.providerTeamId) ? [i] : []));
+    if (mine.length === 0) return { eligible: false, why: ineligibility(requirements, who, record.providerTeamId) };
+    const state = approvalState(requirements, await approvalRepository.list(ex, record.organizationId, record.id), record.providerTeamId);
+    if (!mine.every((i) => state.waiting[i])) return { eligible: true };
+    const waitsFor = mine.map((i) => requirements.find((r) => r.source === requirements[i]!.after)!);
+    const names = [...new Set(waitsFor.map((r) => `'${r.name}'`))].join(", ");
+    return { eligible: true, waiting: `This principal gives a later level of approval, which counts only after ${names} is complete: approve once those approvers have (docs/policies.md). Nothing was recorded.` };
   }
 
   /** Records `p`'s approval (after authorization) and says whether the access now has all it needs. */
@@ -123,14 +148,16 @@ export class AccessGates {
       if (gate !== "access.activate") requirements.unshift(...judgement.requirements);
     }
     const approvals = await approvalRepository.list(ex, record.organizationId, record.id);
+    const state = approvalState(requirements, approvals, record.providerTeamId);
     return {
       verdicts,
-      requirements: requirements.map((r) => ({
+      requirements: requirements.map((r, i) => ({
         source: r.source,
         name: r.name,
         count: r.count,
-        given: new Set(approvals.filter((a) => eligibleFor(r, a, record.providerTeamId)).map((a) => a.principal)).size,
-        eligibleNow: eligibleFor(r, approverOf(p), record.providerTeamId),
+        given: state.counts[i]!,
+        eligibleNow: !state.waiting[i] && eligibleFor(r, approverOf(p), record.providerTeamId),
+        ...(r.after !== undefined ? { after: r.after } : {}),
       })),
       approvedBy: approvals.map((a) => a.principal),
     };
@@ -141,5 +168,15 @@ export class AccessGates {
     const judgement = await this.judge(ex, p, "access.activate", input);
     if (judgement.denied.length > 0) throw refusal(409, "Activating this access", judgement);
     return extrasOf(judgement.recorded);
+  }
+
+  /**
+   * The scheduler opening an access's window (its start date came): the access.activate gate,
+   * judged as the system. A deny leaves the access inactive; what to record either way.
+   */
+  async scheduledActivation(ex: Executor, record: AccessRecord, now: string): Promise<{ refused: boolean; extras: EventExtras | undefined }> {
+    const actor: Actor = { organizationId: record.organizationId };
+    const judgement = await this.judge(ex, actor, "access.activate", await accessInput(ex, actor, record, now));
+    return { refused: judgement.denied.length > 0, extras: extrasOf(judgement.recorded) };
   }
 }

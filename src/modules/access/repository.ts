@@ -40,6 +40,8 @@ export interface AccessRecord {
   provisioning: Provisioning | null;
   createdAt: string;
   updatedAt: string;
+  /** When the scheduler next tries an activation an access.activate policy refused (docs/policies.md). */
+  activationRetryAt?: string | null;
 }
 
 export interface AccessListFilter {
@@ -101,6 +103,7 @@ function toRecord(row: Row): AccessRecord {
     provisioning: row.provisioning === null ? null : (JSON.parse(row.provisioning) as Provisioning),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    activationRetryAt: row.activation_retry_at,
   };
 }
 
@@ -126,6 +129,7 @@ function toRow(r: AccessRecord) {
     provisioning: r.provisioning === null ? null : JSON.stringify(r.provisioning),
     created_at: r.createdAt,
     updated_at: r.updatedAt,
+    activation_retry_at: r.activationRetryAt ?? null,
   };
 }
 
@@ -344,7 +348,8 @@ function isDue(eb: ExpressionBuilder<DB & { a: AccessesTable }, "a">, now: strin
     eb.or([eb("a.end_at", "is", null), eb("a.end_at", ">", now)]),
   ]);
   return eb.or([
-    eb.and([eb("a.active", "=", 0), eb("a.status", "=", "approved"), windowOpen]),
+    // An activation a policy refused waits for its retry time (docs/policies.md).
+    eb.and([eb("a.active", "=", 0), eb("a.status", "=", "approved"), windowOpen, eb.or([eb("a.activation_retry_at", "is", null), eb("a.activation_retry_at", "<=", now)])]),
     eb.and([eb("a.active", "=", 1), eb.or([eb("a.status", "!=", "approved"), eb.not(windowOpen)])]),
   ]);
 }

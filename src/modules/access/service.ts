@@ -9,11 +9,11 @@ import { accessPolicy } from "../../policies/access.js";
 import { checkDocumentSize, documentLimits } from "../shared/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../shared/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
-import { approvedOnCreation, PROVISIONING_TRANSITIONS, changesOf, stageOf, type AccessAction } from "./lifecycle.js";
+import { approvedOnCreation, PROVISIONING_TRANSITIONS, changesOf, isActive, stageOf, type AccessAction } from "./lifecycle.js";
 import { accessRepository, type AccessListFilter, type AccessRecord } from "./repository.js";
 import type { Access, HistoryEntry, Provisioning, ProvisioningReport } from "./shapes.js";
 import { approvalRepository } from "./approvals.js";
-import type { AccessGates } from "./policy-gates.js";
+import { accessInput, type AccessGates } from "./policy-gates.js";
 import { approveUnderPolicies } from "./approval-flow.js";
 import * as decisions from "./decisions.js";
 import type { AccessEvent, Decision } from "./decisions.js";
@@ -230,8 +230,10 @@ export class AccessService {
       const due = await accessRepository.dueIn(trx, this.database.dialect, organizationId, now, limit);
       let changed = 0;
       for (const record of due) {
-        const decision = decisions.refresh(record, now);
-        if (decision.events.length === 0) continue;
+        // Opening its window: the access.activate gate decides first (docs/policies.md).
+        const gate = !record.active && isActive(record, now) ? await this.gates?.scheduledActivation(trx, record, now) : undefined;
+        const decision = decisions.refresh(record, now, gate);
+        if (decision.record === record) continue;
         emitAll(emit, decision);
         await accessRepository.update(trx, decision.record);
         changed++;
@@ -263,7 +265,10 @@ export class AccessService {
     const dates = parseDates(doc.info, violations);
     if (violations.length > 0) throw invalid("The access is not valid.", violations);
 
-    const decision = decisions.update(existing, { doc, ...dates }, now);
+    // Dates that open the window of an approved access activate it now: the access.activate gate decides (409 on deny).
+    const opens = !existing.active && isActive({ ...existing, ...dates }, now);
+    const activation = opens && this.gates ? await this.gates.activate(trx, p, await accessInput(trx, p, { ...existing, doc, ...dates }, now)) : undefined;
+    const decision = decisions.update(existing, { doc, ...dates, activation }, now);
     checkStoredSize("Access", present(decision.record));
     emitAll(emit, decision);
     await accessRepository.update(trx, decision.record);

@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 
 export const classificationRepository = {
-  /** The id of another scheme marked as the organization's default (status column `default`), if any. */
-  async otherDefault(ex: Executor, organizationId: string, id: string): Promise<string | undefined> {
+  /** The ids of the other schemes marked as the organization's default (status column `default`): one at most. */
+  async otherDefaults(ex: Executor, organizationId: string, id: string): Promise<string[]> {
     const { rows } = await sql<{ id: string }>`select "id" from "resources"
-      where "organization_id" = ${organizationId} and "kind" = 'classificationscheme' and "status" = 'default' and "id" <> ${id}`.execute(ex);
-    return rows[0]?.id;
+      where "organization_id" = ${organizationId} and "kind" = 'classificationscheme' and "status" = 'default' and "id" <> ${id} order by "id"`.execute(ex);
+    return rows.map((r) => r.id);
   },
 };

@@ -1,6 +1,11 @@
+import type { Emit } from "../../events/log.js";
+import type { Principal } from "../../platform/auth.js";
+import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { DocumentService, searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { resourceRepository } from "../shared/resource-repository.js";
+import type { EventExtras } from "../../events/kinds.js";
 import type { ClassificationScheme } from "./shapes.js";
 import { classificationRepository } from "./repository.js";
 
@@ -22,15 +27,28 @@ export const classificationSchemeDefinition: DocumentDefinition<ClassificationSc
       if (seen.has(tier.externalId)) violations.push({ field: `classifications[${i}].externalId`, message: `duplicate tier '${tier.externalId}'` });
       seen.add(tier.externalId);
     });
-    if (scheme.customProperty === DEFAULT_PROPERTY) {
-      const other = await classificationRepository.otherDefault(ex, organizationId, scheme.id);
-      if (other !== undefined) {
-        violations.push({ field: "customProperty", message: `the scheme '${other}' is the organization's default already; give it another customProperty first` });
-      }
-    }
     return violations;
   },
   emitChange(emit, id, before, after) {
     emit(before === undefined ? "ClassificationSchemeCreatedEvent" : after === undefined ? "ClassificationSchemeDeletedEvent" : "ClassificationSchemeUpdatedEvent", id);
   },
 };
+
+/**
+ * Classification schemes, of which one at most is the organization's default (docs/policies.md):
+ * writing a scheme with `customProperty: "classification"` makes it the default, and in the same
+ * transaction the scheme that was the default loses its `customProperty` (it then maps to
+ * `classification.<externalId>`), with its own ClassificationSchemeUpdatedEvent.
+ */
+export class ClassificationSchemeService extends DocumentService<ClassificationScheme> {
+  protected override async store(trx: Executor, emit: Emit, p: Principal, id: string, before: ClassificationScheme | undefined, after: { doc: ClassificationScheme; json: string }, extras?: EventExtras): Promise<void> {
+    await super.store(trx, emit, p, id, before, after, extras);
+    if (after.doc.customProperty !== DEFAULT_PROPERTY) return;
+    for (const otherId of await classificationRepository.otherDefaults(trx, p.organizationId, id)) {
+      const other = await resourceRepository.get<ClassificationScheme>(trx, p.organizationId, "classificationscheme", otherId, { lock: this.database.dialect });
+      if (!other) continue;
+      const { customProperty: _default, ...demoted } = other.doc;
+      await super.store(trx, emit, p, otherId, other.doc, { doc: demoted as ClassificationScheme, json: JSON.stringify(demoted) });
+    }
+  }
+}

@@ -18,6 +18,7 @@ export async function personPrincipal(ex: Executor, organizationId: string, user
   const email = normalizeEmail(user.email);
   const teamIds: string[] = [];
   const teamPermissions: Record<string, readonly string[]> = {};
+  const teamRoles: Record<string, string> = {};
   let roles: readonly TeamRole[] | undefined;
   for (const row of await peopleRepository.teamDocsMentioning(ex, organizationId, email)) {
     const members = (JSON.parse(row.doc) as { members?: unknown }).members;
@@ -30,9 +31,11 @@ export async function personPrincipal(ex: Executor, organizationId: string, user
       const settings = await identityRepository.teamRoles(ex, organizationId);
       roles = rolesInForce(settings.mode, settings.roles);
     }
-    teamPermissions[row.id] = [...teamPermissionsOf(roles, typeof member.role === "string" ? member.role : "member")];
+    const role = typeof member.role === "string" ? member.role : "member";
+    teamPermissions[row.id] = [...teamPermissionsOf(roles, role)];
+    teamRoles[row.id] = role;
   }
-  return { organizationId, scope, teamIds, userId: user.id, teamPermissions };
+  return { organizationId, scope, teamIds, userId: user.id, teamPermissions, teamRoles };
 }
 
 /**

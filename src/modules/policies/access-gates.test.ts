@@ -107,9 +107,40 @@ describe.each(DATABASES)("policies at access gates (%s)", (kind) => {
     expect(created.body.info.status).toBe("requested");
     // The provider team is not among the contract's approvers.
     expect((await approve(id, "sales")).status).toBe(403);
+    // The second level approves only once the first is complete: before, nothing is recorded.
+    const early = await approve(id, "privacy");
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toContain("counts only after 'firstLevelApprovers of the contract's role 'analyst'' is complete");
+    const waiting = (await t.api("GET", `/api/access/${id}/policies`, undefined, as("privacy"))).body.requirements;
+    expect(waiting[1]).toMatchObject({ source: "contract-role:analyst:second", after: "contract-role:analyst:first", given: 0, eligibleNow: false });
     expect((await approve(id, "legal")).body.info.status).toBe("requested");
+    expect((await t.api("GET", `/api/access/${id}/policies`, undefined, as("privacy"))).body.requirements[1].eligibleNow).toBe(true);
     expect((await approve(id, "privacy")).body.info.status).toBe("approved");
     expect((await events(id)).filter(([k]) => k === "AccessApprovedEvent")).toHaveLength(1);
+  });
+
+  it("counts only the team roles a rule names: a member of the provider team without that role, or a team key, is refused with the reason", async () => {
+    const people = t.server.services.people;
+    await t.server.services.database.db.transaction().execute(async (trx) => {
+      await people.addMember(trx, t.organizationId, "ann@example.com", "member", "a long enough password 1");
+      await people.addMember(trx, t.organizationId, "mia@example.com", "member", "a long enough password 2");
+    });
+    const members = [{ emailAddress: "ann@example.com", role: "owner" }, { emailAddress: "mia@example.com", role: "member" }];
+    expect((await t.api("PUT", "/api/teams/sales", { name: "sales", members })).status).toBe(200);
+    for (const name of ["ann", "mia"]) keys[name] = (await t.api("POST", "/api/api-keys", { scope: "user", userId: `${name}@example.com` })).body;
+    const rule = { condition: "access.info.purpose == 'Owners decide'", effect: "require-approvals", gates: ["access.request"], approvals: { count: 1, eligible: { teamRoles: ["owner"] } } };
+    expect((await policy("owners", "Owners decide", rule)).status).toBe(200);
+    const id = (await request("open", { purpose: "Owners decide" })).body.id;
+    const member = await approve(id, "mia");
+    expect(member.status).toBe(403);
+    expect(member.headers.get("content-type")).toContain("application/problem+json");
+    expect(member.body.detail).toContain("'Owners decide' (owners) counts only the team roles 'owner', and this principal acts in 'sales' as 'member'");
+    expect((await approve(id, "sales")).body.detail).toContain("with no team role (a team key)");
+    expect((await t.api("GET", `/api/access/${id}`)).body.info.status).toBe("requested");
+    const byOwner = await approve(id, "ann");
+    expect(byOwner.status, byOwner.text).toBe(200);
+    expect(byOwner.body.info.status).toBe("approved");
+    expect((await policy("owners", "Owners decide", rule, "Deprecated")).status).toBe(200);
   });
 
   it("refuses an approval a policy denies (409), and an approval that would activate where access.activate denies", async () => {

@@ -9,8 +9,9 @@ import { stageOf } from "../access/lifecycle.js";
 import { resourceRepository, type ResourceKind } from "../shared/resource-repository.js";
 import type { DocumentService } from "../shared/document-service.js";
 import type { PolicyEnforcement } from "./enforcement.js";
+import { evaluateDraft } from "./draft-evaluate.js";
 import { ruleViolations } from "./service.js";
-import type { Policy, Rule } from "./shapes.js";
+import type { DraftEvaluation, DraftEvaluationRequest, Policy, Rule } from "./shapes.js";
 
 /** Most documents of a kind, and most open accesses, one dry run reads: past it, `truncated`. */
 export const DRY_RUN_MAX_ROWS = 10_000;
@@ -54,6 +55,11 @@ export class PolicyDryRun {
     private readonly enforcement: PolicyEnforcement,
     private readonly clock: Clock,
   ) {}
+
+  /** What each Accepted policy at a document gate says about a draft document; nothing is written. */
+  draft(p: Principal, body: DraftEvaluationRequest): Promise<DraftEvaluation> {
+    return evaluateDraft(this.database, this.enforcement, this.clock, p, body);
+  }
 
   async run(p: Principal, id: string, draft: Rule | undefined): Promise<DryRun> {
     const stored = await this.policies.find(p.organizationId, id);

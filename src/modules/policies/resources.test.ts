@@ -63,7 +63,7 @@ describe.each(DATABASES)("governance resources (%s)", (kind) => {
     expect((await t.api("PUT", "/api/classification-schemes/retention", { name: "Retention" })).body.externalId).toBe("retention");
     const wrong = await t.api("PUT", "/api/classification-schemes/other", { ...scheme, externalId: "x", customProperty: "classification", classifications: [scheme.classifications[0], scheme.classifications[0]] });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.violations.map((v: any) => v.field).sort()).toEqual(["classifications[1].externalId", "customProperty", "externalId"]);
+    expect(wrong.body.violations.map((v: any) => v.field).sort()).toEqual(["classifications[1].externalId", "externalId"]);
     expect((await t.api("GET", "/api/classification-schemes")).body.map((s: any) => s.externalId)).toEqual(["classification", "retention"]);
     expect((await t.api("DELETE", "/api/classification-schemes/retention", undefined, { key: teamKey })).status).toBe(403);
     expect((await t.api("DELETE", "/api/classification-schemes/retention")).status).toBe(204);
@@ -72,6 +72,30 @@ describe.each(DATABASES)("governance resources (%s)", (kind) => {
       "retention:ClassificationSchemeCreatedEvent",
       "retention:ClassificationSchemeDeletedEvent",
     ]);
+  });
+
+  it("given a default scheme, when another scheme is written as the default, then it becomes the default and the old one stops being it, in one change with an event each", async () => {
+    const before = (await t.api("GET", "/api/events")).body.length;
+    const sensitivity = { name: "Sensitivity", customProperty: "classification", classifications: [{ externalId: "open", name: "Open" }] };
+    const put = await t.api("PUT", "/api/classification-schemes/sensitivity", sensitivity);
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.customProperty).toBe("classification");
+    const old = (await t.api("GET", "/api/classification-schemes/classification")).body;
+    // The former default keeps its tiers and now maps to classification.<externalId>.
+    expect(old.customProperty).toBeUndefined();
+    expect(old.classifications).toHaveLength(2);
+    const events = ((await t.api("GET", "/api/events")).body as any[]).slice(before).map((e) => [e.subject, e.type.split(".").pop(), e.time]);
+    expect(events.map(([subject, type]) => [subject, type])).toEqual([
+      ["sensitivity", "ClassificationSchemeCreatedEvent"],
+      ["classification", "ClassificationSchemeUpdatedEvent"],
+    ]);
+    const defaults = ((await t.api("GET", "/api/classification-schemes")).body as any[]).filter((s) => s.customProperty === "classification");
+    expect(defaults.map((s) => s.externalId)).toEqual(["sensitivity"]);
+    // Writing the default again changes nothing else; a refused write demotes nothing.
+    expect((await t.api("PUT", "/api/classification-schemes/sensitivity", sensitivity)).status).toBe(200);
+    expect((await t.api("PUT", "/api/classification-schemes/classification", { ...old, customProperty: "classification" }, { key: teamKey })).status).toBe(403);
+    expect((await t.api("GET", "/api/classification-schemes/sensitivity")).body.customProperty).toBe("classification");
+    expect((await t.api("GET", "/api/events")).body.length).toBe(before + 2);
   });
 
   it("keeps certifications, which need a name and a tag", async () => {

@@ -5,10 +5,25 @@ import type { DocumentService } from "../shared/document-service.js";
 import { documentRoutes } from "../shared/document-routes.js";
 import type { PolicyDryRun } from "./dry-run.js";
 import { AccessPolicyViewSchema, type AccessPolicyPreview } from "./access-preview.js";
-import { DryRunSchema, EvaluateSchema, PolicySchema, type Policy, type Rule } from "./shapes.js";
+import { DraftEvaluationRequestSchema, DraftEvaluationSchema, type DraftEvaluationRequest, DryRunSchema, EvaluateSchema, PolicySchema, type Policy, type Rule } from "./shapes.js";
 
 export function policyRoutes(app: App, policies: DocumentService<Policy>, dryRun: PolicyDryRun, preview: AccessPolicyPreview, config: Config): void {
   documentRoutes(app, { plural: "policies", noun: "policy", tag: "policies", schema: PolicySchema, service: policies, config });
+
+  app.post(
+    "/api/policies/evaluate",
+    {
+      schema: {
+        tags: ["policies"],
+        summary: "Try the policies on a draft document",
+        description:
+          "What each Accepted policy with a rule at contract.publish or product.publish says about a data contract or data product before it is saved: the same input the gate gives, with the stored document of that id as `previous`. Changes nothing (docs/policies.md).",
+        body: DraftEvaluationRequestSchema,
+        response: { 200: DraftEvaluationSchema, ...errors(413, 422, 429) },
+      },
+    },
+    async (request) => dryRun.draft(principalOf(request), request.body as DraftEvaluationRequest),
+  );
 
   app.post(
     "/api/policies/:id/evaluate",

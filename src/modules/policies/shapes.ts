@@ -10,6 +10,13 @@ export const EligibleSchema = Type.Object(
     providerTeam: Type.Optional(Type.Boolean({ description: "Principals acting for the provider product's owner team. True when `teams` is absent." })),
     teams: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 50, description: "Principals acting for any of these teams (by id)." })),
     organization: Type.Optional(Type.Boolean({ description: "Organization-scoped principals (organization keys and owners). True when absent." })),
+    teamRoles: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 20,
+        description: "Only people whose team role, in the team they approve for (the provider team or one of `teams`), is one of these (any letter case). Team keys hold no team role.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -72,3 +79,37 @@ export const DryRunSchema = Type.Object(
   },
   { title: "PolicyDryRun" },
 );
+
+/** `POST /api/policies/evaluate`: a draft document tried at a document gate (docs/policies.md). */
+export const DraftEvaluationRequestSchema = Type.Object(
+  {
+    gate: Type.Union([Type.Literal("contract.publish"), Type.Literal("product.publish")]),
+    document: Type.Object({}, { additionalProperties: true, description: "The data contract or data product as it would be sent." }),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "The id it would be saved under; the stored document of that id is `previous`. The document's own `id` when absent." })),
+  },
+  { additionalProperties: false },
+);
+
+export const DraftEvaluationSchema = Type.Object(
+  {
+    gate: Type.String(),
+    applies: Type.Boolean({ description: "Whether saving the draft passes the gate: its status is `active`. When false, the policies are shown as they would decide once it is." }),
+    policies: Type.Array(
+      Type.Object({
+        policyId: Type.String(),
+        name: Type.String(),
+        effect: Type.String(),
+        outcome: Type.Union([Type.Literal("deny"), Type.Literal("warn"), Type.Literal("pass")], { description: "What the policy says about the draft: `pass` when its condition does not hold." }),
+        rule: Type.String(),
+        message: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+        read: Type.Record(Type.String(), Type.Unknown()),
+      }),
+      { description: "Every Accepted policy with a rule at the gate." },
+    ),
+  },
+  { title: "PolicyDraftEvaluation" },
+);
+
+export type DraftEvaluation = Static<typeof DraftEvaluationSchema>;
+export type DraftEvaluationRequest = Static<typeof DraftEvaluationRequestSchema>;

@@ -112,6 +112,8 @@ export interface AccessesTable {
   provisioning: string | null;
   created_at: string;
   updated_at: string;
+  /** When the scheduler next tries an activation an access.activate policy refused (migration 0235); null otherwise. */
+  activation_retry_at: string | null;
 }
 
 /** A person who signs in to the web app. */
@@ -365,6 +367,10 @@ export interface AccessApprovalsTable {
   team_ids: string;
   comment: string | null;
   created_at: string;
+  /** JSON object: the principal's team role by team id, for a person (migration 0235). */
+  team_roles: string | null;
+  /** 1 for the access's first approval, 2 for the next… (migration 0235); null before it. */
+  position: number | null;
 }
 
 /** OpenLineage run events as sent (migration 0205, docs/lineage.md). */

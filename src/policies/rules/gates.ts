@@ -33,7 +33,7 @@ const ACCESS_INPUT: InputVariable[] = [
   { name: "port", type: "map", describes: "The provider output port as its product describes it (for ODPS, the port object; `containsPii`, `autoApprove`, …)." },
   { name: "contract", type: "map", describes: "The data contract of the port as stored, or `{}` when the port names none." },
   { name: "consumer", type: "map", describes: "`type` (`team`, `dataproduct` or `user`), `teamId`, `dataProductId`, `userId`, and `product`: the consuming product's document, or `{}`." },
-  { name: "requester", type: "map", describes: "Who is acting: `principal` (`api-key:<id>`, `user:<id>`), `scope` (`organization`, `team`), `teamIds`." },
+  { name: "requester", type: "map", describes: "Who is acting: `principal` (`api-key:<id>`, `user:<id>`, or `system` for the scheduler), `scope` (`organization`, `team`, or `system`), `teamIds`." },
   NOW,
 ];
 

@@ -61,6 +61,8 @@ export interface DocumentEditorProps {
    * view starts from that text, and the text is saved as YAML, comments and all.
    */
   yamlText?: (id: string) => Promise<string>;
+  /** Shown above the buttons: a check of the draft as it stands (the document, or undefined when its text cannot be read, and its id). */
+  check?: (draft: () => { doc?: Doc; id: string }) => ComponentChildren;
 }
 
 type Mode = "form" | "yaml";
@@ -326,6 +328,11 @@ export function DocumentEditor(props: DocumentEditorProps) {
             <CodeEditor id="document" label="Document" value={text} onInput={editText} problems={problems} />
           </>
         )}
+        {props.check?.(() => {
+          if (mode !== "yaml") return { doc, id: targetId() };
+          const parsed = parseText(text);
+          return { doc: parsed.problems.length === 0 && isObject(parsed.value) ? parsed.value : undefined, id: targetId() };
+        })}
         <div class="form-actions">
           <button type="button" onClick={() => navigate(id ? `/${resource.plural}/${enc(id)}` : `/${resource.plural}`)}>
             Cancel

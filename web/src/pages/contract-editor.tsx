@@ -7,6 +7,7 @@ import type { LineProblem } from "../yaml-text.js";
 import { ModelTables, schemaList } from "./datacontracts.js";
 import { useOwnTeams } from "./dataproduct-editor.js";
 import { DocumentEditor, type Doc, type FormProps, type Resource } from "../components/document-editor.js";
+import { PolicyCheck } from "../components/policy-check.js";
 
 const CONTRACT: Resource = { plural: "datacontracts", noun: "data contract", listTitle: "Data contracts" };
 
@@ -164,6 +165,7 @@ export function ContractEditor({ id }: { id?: string }) {
       claims={isSpecField}
       review={(id, doc) => call<ChangeReport>("POST", `/api/datacontracts/${enc(id)}/changes`, doc)}
       yamlText={(id) => getText(`/api/datacontracts/${enc(id)}/datacontract.yaml`)}
+      check={(draft) => <PolicyCheck gate="contract.publish" draft={draft} />}
       intro="The schema is checked when you save; every problem is listed against the line it is on. Paste or import a document as YAML or JSON for the Open Data Contract Standard (ODCS)."
     />
   );
