@@ -55,9 +55,14 @@ export class ScimGroupService {
   }
 
   async list(p: Principal, query: ListQuery) {
+    return listResponse(await this.all(p), query);
+  }
+
+  /** Every group of the organization, for a list or a search to filter, sort and page. */
+  async all(p: Principal): Promise<ScimGroup[]> {
     policy.manageMembers(p);
     const db = this.database.db;
-    return listResponse(await Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row))), query);
+    return Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row)));
   }
 
   async get(p: Principal, id: string): Promise<ScimGroup> {

@@ -69,10 +69,14 @@ export class ScimUserService {
   }
 
   async list(p: Principal, query: ListQuery) {
+    return listResponse(await this.all(p), query);
+  }
+
+  /** Every user of the organization, for a list or a search to filter, sort and page. */
+  async all(p: Principal): Promise<ScimUser[]> {
     policy.manageMembers(p);
     const db = this.database.db;
-    const users = await Promise.all((await scimRepository.users(db, p.organizationId)).map((row) => this.present(db, row)));
-    return listResponse(users, query);
+    return Promise.all((await scimRepository.users(db, p.organizationId)).map((row) => this.present(db, row)));
   }
 
   async get(p: Principal, id: string): Promise<ScimUser> {
