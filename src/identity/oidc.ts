@@ -14,6 +14,8 @@ import { identityRepository } from "./repository.js";
 
 /** A sign-in started at the provider must come back within 10 minutes. */
 export const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
+/** The longest ID token kept with its session for the provider's sign-out, in characters. */
+export const MAX_ID_TOKEN = 16 * 1024;
 /** At most this many groups of a person are read from the ID token, each at most 256 characters. */
 export const MAX_GROUPS = 1000;
 
@@ -94,6 +96,25 @@ export class OidcSignIn {
     }
   }
 
+  /**
+   * Where to send the browser to sign out at the provider too (OpenID Connect RP-Initiated
+   * Logout): its `end_session_endpoint` with the session's ID token as `id_token_hint` and the
+   * sign-in page as `post_logout_redirect_uri`; undefined when the provider names no such endpoint.
+   * Asked only after the person's Steward session has ended.
+   */
+  async endSessionUrl(idToken: string | null): Promise<string | undefined> {
+    const config = await this.discover();
+    if (typeof config.serverMetadata().end_session_endpoint !== "string") return undefined;
+    const parameters: Record<string, string> = { post_logout_redirect_uri: this.postLogoutRedirectUri };
+    if (idToken !== null) parameters.id_token_hint = idToken;
+    return client.buildEndSessionUrl(config, parameters).href;
+  }
+
+  /** Where the provider sends the browser back after signing out (register it at the provider). */
+  get postLogoutRedirectUri(): string {
+    return `${this.appUrl}/sign-in`;
+  }
+
   /** Starts a sign-in: where to send the browser, and the `state` its cookie must carry back. */
   async begin(): Promise<{ url: string; state: string }> {
     const config = await this.discover();
@@ -136,6 +157,7 @@ export class OidcSignIn {
     const current = new URL(this.redirectUri);
     current.search = params.toString();
     let claims: client.IDToken;
+    let idToken: string | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: started.code_verifier,
@@ -146,6 +168,7 @@ export class OidcSignIn {
       const found = tokens.claims();
       if (!found) throw new Error("no ID token");
       claims = found;
+      idToken = tokens.id_token;
     } catch (error) {
       throw new SsoSignInError("token", "The sign-in provider's answer was refused.", describe(error), checkOf(error));
     }
@@ -159,7 +182,9 @@ export class OidcSignIn {
     await this.applyGroups(user, groups);
     const organizationId = (await peopleRepository.memberships(this.database.db, user.id))[0]?.organizationId ?? null;
     return this.database.db.transaction().execute(async (trx) => {
-      const { token, session } = await this.sessions.start(trx, user, organizationId, "oidc");
+      // Kept for the provider's sign-out (id_token_hint); one too large to keep is not sent there.
+      const hint = idToken !== undefined && idToken.length <= MAX_ID_TOKEN ? idToken : null;
+      const { token, session } = await this.sessions.start(trx, user, organizationId, "oidc", hint);
       return { token, view: await this.sessions.viewIn(trx, session, user) };
     });
   }

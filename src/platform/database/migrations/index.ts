@@ -28,6 +28,7 @@ import teamRoles from "./0182_team_roles.js";
 import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
 import lineage from "./0205_lineage.js";
+import sessionIdToken from "./0230_session_id_token.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0190_access_approvals": accessApprovals,
   "0200_search": search,
   "0205_lineage": lineage,
+  "0230_session_id_token": sessionIdToken,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
