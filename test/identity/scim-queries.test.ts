@@ -14,6 +14,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("SCIM sorting, attributes an
   const ids: Record<string, string> = {};
   const scim = (method: string, path: string, body?: unknown) =>
     request(t.url, method, `/api/scim/v2${path}`, body, { headers: { authorization: `Bearer ${t.key}` }, contentType: "application/scim+json" });
+  /** POST …/{type}/.search with a SearchRequest. */
+  const search = (type: string, body: unknown) => scim("POST", `/${type}/.search`, body);
 
   beforeAll(async () => {
     t = await startTestServer(kind);
@@ -69,7 +71,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("SCIM sorting, attributes an
   });
 
   it("searches by POST with a SearchRequest, per resource type and across both", async () => {
-    const users = await scim("POST", "/Users/.search", {
+    const users = await search("Users", {
       schemas: [SEARCH],
       filter: 'userName sw "a" or userName sw "b"',
       sortBy: "userName",
@@ -89,15 +91,15 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("SCIM sorting, attributes an
         { schemas: [USER], id: ids["Alice@example.com"], userName: "Alice@example.com" },
       ],
     });
-    const groups = await scim("POST", "/Groups/.search", { schemas: [SEARCH], excludedAttributes: ["members", "meta"] });
+    const groups = await search("Groups", { schemas: [SEARCH], excludedAttributes: ["members", "meta"] });
     expect(groups.body.Resources).toEqual([{ schemas: [GROUP], id: expect.any(String), displayName: "Readers" }]);
     const both = await scim("POST", "/.search", { schemas: [SEARCH], filter: 'meta.resourceType eq "Group" or userName eq "bob@example.com"', attributes: ["id"] });
     expect(both.body.totalResults).toBe(2);
     expect(both.body.Resources.map((r: { schemas: string[] }) => r.schemas[0]).sort()).toEqual([GROUP, USER].sort());
-    const wrong = await scim("POST", "/Users/.search", { schemas: ["urn:nothing"] });
+    const wrong = await search("Users", { schemas: ["urn:nothing"] });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ scimType: "invalidSyntax" });
-    const badCount = await scim("POST", "/Users/.search", { schemas: [SEARCH], count: -1 });
+    const badCount = await search("Users", { schemas: [SEARCH], count: -1 });
     expect(badCount.body).toMatchObject({ status: "400", scimType: "invalidValue" });
   });
 });
