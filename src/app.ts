@@ -284,7 +284,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   mcpRoutes(app, services);
 
   // People sign in here; the web app (served at /) then uses /api with the session cookie.
-  authRoutes(app, services.people, config);
+  authRoutes(app, services.people, config, services.identity.oidc && ((ended) => services.identity.oidc!.endSessionUrl(ended.idToken)));
   ssoRoutes(app, services.identity.oidc, config);
   await webAppRoutes(app, config);
 

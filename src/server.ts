@@ -67,6 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     scheduler.start();
     statistics.start();
     services.events.start(app.log);
+    services.identity.mappedTeams.setLog(app.log);
     services.notificationEngine.start(app.log);
     services.lineage.start(app.log);
     services.usage.start(app.log);

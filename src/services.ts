@@ -168,6 +168,6 @@ export function createServices(config: Config, database: Database, clock: Clock)
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),
     people,
-    identity: new IdentityServices(database, clock, config, people, access, teams),
+    identity: new IdentityServices(database, clock, config, people, access, teams, events),
   };
 }

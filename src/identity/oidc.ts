@@ -1,6 +1,6 @@
 import * as client from "openid-client";
 import { v7 as uuidv7 } from "uuid";
-import { hashSecret, sameSecret } from "../platform/auth.js";
+import { hashSecret, sameSecret, type Principal } from "../platform/auth.js";
 import type { Clock } from "../platform/clock.js";
 import type { OidcConfig } from "../platform/config.js";
 import type { Database, Executor } from "../platform/database/index.js";
@@ -14,6 +14,8 @@ import { identityRepository } from "./repository.js";
 
 /** A sign-in started at the provider must come back within 10 minutes. */
 export const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
+/** The longest ID token kept with its session for the provider's sign-out, in characters. */
+export const MAX_ID_TOKEN = 16 * 1024;
 /** At most this many groups of a person are read from the ID token, each at most 256 characters. */
 export const MAX_GROUPS = 1000;
 
@@ -71,7 +73,7 @@ export class OidcSignIn {
     private readonly sessions: SessionService,
     private readonly appUrl: string,
     /** Applies the mapping's team entries (docs/identity.md, "Teams from groups"). */
-    private readonly mappedTeams?: MappedTeams,
+    private readonly mappedTeams: MappedTeams,
   ) {
     this.fetch = outboundFetch(providerPolicy(outbound, config.issuer), { timeoutMs: 10_000, maxResponseBytes: 512 * 1024 });
   }
@@ -92,6 +94,25 @@ export class OidcSignIn {
     } catch (error) {
       throw new SsoSignInError("provider", "The sign-in provider could not be reached or described itself incorrectly.", describe(error));
     }
+  }
+
+  /**
+   * Where to send the browser to sign out at the provider too (OpenID Connect RP-Initiated
+   * Logout): its `end_session_endpoint` with the session's ID token as `id_token_hint` and the
+   * sign-in page as `post_logout_redirect_uri`; undefined when the provider names no such endpoint.
+   * Asked only after the person's Steward session has ended.
+   */
+  async endSessionUrl(idToken: string | null): Promise<string | undefined> {
+    const config = await this.discover();
+    if (typeof config.serverMetadata().end_session_endpoint !== "string") return undefined;
+    const parameters: Record<string, string> = { post_logout_redirect_uri: this.postLogoutRedirectUri };
+    if (idToken !== null) parameters.id_token_hint = idToken;
+    return client.buildEndSessionUrl(config, parameters).href;
+  }
+
+  /** Where the provider sends the browser back after signing out (register it at the provider). */
+  get postLogoutRedirectUri(): string {
+    return `${this.appUrl}/sign-in`;
   }
 
   /** Starts a sign-in: where to send the browser, and the `state` its cookie must carry back. */
@@ -136,6 +157,7 @@ export class OidcSignIn {
     const current = new URL(this.redirectUri);
     current.search = params.toString();
     let claims: client.IDToken;
+    let idToken: string | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: started.code_verifier,
@@ -146,6 +168,7 @@ export class OidcSignIn {
       const found = tokens.claims();
       if (!found) throw new Error("no ID token");
       claims = found;
+      idToken = tokens.id_token;
     } catch (error) {
       throw new SsoSignInError("token", "The sign-in provider's answer was refused.", describe(error), checkOf(error));
     }
@@ -155,15 +178,13 @@ export class OidcSignIn {
     const email = normalizeEmail(claims.email);
     if (email.length > 320 || !email.includes("@")) throw new SsoSignInError("email", "The sign-in provider sent an e-mail address Steward cannot use.");
     const groups = groupsOf(claims, this.config.groupsClaim);
-    const { user, organizationId } = await this.database.db.transaction().execute(async (trx) => {
-      const user = await this.account(trx, claims.iss, claims.sub, email);
-      return { user, organizationId: await this.applyGroups(trx, user, groups) };
-    });
-    // Team documents are written as every team change is, each with its event: after the
-    // membership commits and before the session starts, so the person's first view shows them.
-    await this.applyTeams(user, groups);
+    const user = await this.database.db.transaction().execute((trx) => this.account(trx, claims.iss, claims.sub, email));
+    await this.applyGroups(user, groups);
+    const organizationId = (await peopleRepository.memberships(this.database.db, user.id))[0]?.organizationId ?? null;
     return this.database.db.transaction().execute(async (trx) => {
-      const { token, session } = await this.sessions.start(trx, user, organizationId, "oidc");
+      // Kept for the provider's sign-out (id_token_hint); one too large to keep is not sent there.
+      const hint = idToken !== undefined && idToken.length <= MAX_ID_TOKEN ? idToken : null;
+      const { token, session } = await this.sessions.start(trx, user, organizationId, "oidc", hint);
       return { token, view: await this.sessions.viewIn(trx, session, user) };
     });
   }
@@ -184,31 +205,31 @@ export class OidcSignIn {
     return user;
   }
 
-  /** The teams every organization's mapping names: the person is listed where their groups put them, as a member of it. */
-  private async applyTeams(user: UserRow, groups: string[]): Promise<void> {
-    if (!this.mappedTeams) return;
+  /**
+   * Applies every organization's group mapping: the person's role there, then the teams it names
+   * (the person is listed where their groups put them, as a member of the organization). Each
+   * organization is one change, so its membership and its team entries commit together, before
+   * the session starts and the person's first view shows them.
+   */
+  private async applyGroups(user: UserRow, groups: string[]): Promise<void> {
     for (const { organizationId, mapping } of await identityRepository.mappings(this.database.db)) {
-      if (!mapping.scimGroupMappings.some((e) => e.type === "teamMemberRole")) continue;
-      const member = (await peopleRepository.membership(this.database.db, organizationId, user.id)) !== undefined;
-      await this.mappedTeams.apply({ organizationId, scope: "organization", teamIds: [] }, user.email, member ? groups : null);
-    }
-  }
-
-  /** Applies every organization's group mapping; answers the organization to start in. */
-  private async applyGroups(ex: Executor, user: UserRow, groups: string[]): Promise<string | null> {
-    const now = this.clock.now().toISOString();
-    for (const { organizationId, mapping } of await identityRepository.mappings(ex)) {
       const standing = mappedStanding(mapping, groups);
-      if (!standing.matched) continue;
-      const current = await peopleRepository.membership(ex, organizationId, user.id);
-      const lastOwner = current === "owner" && (await peopleRepository.countOwners(ex, organizationId)) <= 1;
-      const role = nextRole(standing, current, lastOwner);
-      if (role === undefined || role === current) continue;
-      if (current === undefined) await peopleRepository.upsertMembership(ex, { organization_id: organizationId, user_id: user.id, role, created_at: now });
-      else await peopleRepository.setRole(ex, organizationId, user.id, role);
+      const teams = mapping.scimGroupMappings.some((e) => e.type === "teamMemberRole");
+      if (!standing.matched && !teams) continue;
+      const actor: Principal = { organizationId, scope: "organization", teamIds: [] };
+      await this.mappedTeams.change(actor, async (trx, applyTeams) => {
+        const now = this.clock.now().toISOString();
+        let current = await peopleRepository.membership(trx, organizationId, user.id);
+        const lastOwner = current === "owner" && (await peopleRepository.countOwners(trx, organizationId)) <= 1;
+        const role = standing.matched ? nextRole(standing, current, lastOwner) : undefined;
+        if (role !== undefined && role !== current) {
+          if (current === undefined) await peopleRepository.upsertMembership(trx, { organization_id: organizationId, user_id: user.id, role, created_at: now });
+          else await peopleRepository.setRole(trx, organizationId, user.id, role);
+          current = role;
+        }
+        if (teams) await applyTeams(user.email, current !== undefined ? groups : null);
+      });
     }
-    const memberships = await peopleRepository.memberships(ex, user.id);
-    return memberships[0]?.organizationId ?? null;
   }
 }
 

@@ -11,6 +11,7 @@ import { ScimUserService } from "../scim/users.js";
 import type { DocumentService } from "../modules/shared/document-service.js";
 import type { Team } from "../modules/teams/shapes.js";
 import { MappedTeams } from "./team-membership.js";
+import type { EventLog } from "../events/log.js";
 
 /** Identity, wired once: single sign-on when OIDC_ISSUER is set, and each organization's settings. */
 export class IdentityServices {
@@ -19,9 +20,11 @@ export class IdentityServices {
   readonly scimUsers: ScimUserService;
   readonly scimGroups: ScimGroupService;
   readonly teamRoles: TeamRolesService;
+  /** The group mapping's team entries; its refusals go to the server's log once it runs. */
+  readonly mappedTeams: MappedTeams;
 
-  constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService, teams: DocumentService<Team>) {
-    const mappedTeams = new MappedTeams(database, teams);
+  constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService, teams: DocumentService<Team>, events: EventLog) {
+    const mappedTeams = (this.mappedTeams = new MappedTeams(database, events, teams));
     this.scimUsers = new ScimUserService(database, clock, access, config.appUrl, mappedTeams);
     this.scimGroups = new ScimGroupService(database, clock, config.appUrl, mappedTeams);
     this.teamRoles = new TeamRolesService(database, clock);

@@ -18,7 +18,7 @@ export function serviceProviderConfig(base: string) {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_COUNT },
     changePassword: { supported: false },
-    sort: { supported: false },
+    sort: { supported: true },
     etag: { supported: true },
     authenticationSchemes: [
       { type: "oauthbearertoken", name: "Organization API key", description: "An organization-scoped API key, sent as Authorization: Bearer <key>.", primary: true },

@@ -5,7 +5,7 @@ import type { Clock } from "../platform/clock.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { policy } from "../policies/index.js";
 import { GROUP_SCHEMA } from "./discovery.js";
-import type { MappedTeams } from "../identity/team-membership.js";
+import type { ApplyTeams, MappedTeams } from "../identity/team-membership.js";
 import { provision, teamStandingOf } from "./effects.js";
 import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
 import { scimRepository, type ScimGroupRow } from "./repository.js";
@@ -38,8 +38,8 @@ export class ScimGroupService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly baseUrl: string,
-    /** Applies the mapping's team entries once a change of members has committed (docs/identity.md). */
-    private readonly mappedTeams?: MappedTeams,
+    /** Runs each change with the mapping's team entries it causes (docs/identity.md). */
+    private readonly mappedTeams: MappedTeams,
   ) {}
 
   private async present(ex: Executor, row: ScimGroupRow): Promise<ScimGroup> {
@@ -55,9 +55,14 @@ export class ScimGroupService {
   }
 
   async list(p: Principal, query: ListQuery) {
+    return listResponse(await this.all(p), query);
+  }
+
+  /** Every group of the organization, for a list or a search to filter, sort and page. */
+  async all(p: Principal): Promise<ScimGroup[]> {
     policy.manageMembers(p);
     const db = this.database.db;
-    return listResponse(await Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row))), query);
+    return Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row)));
   }
 
   async get(p: Principal, id: string): Promise<ScimGroup> {
@@ -70,15 +75,14 @@ export class ScimGroupService {
   async create(p: Principal, body: unknown): Promise<ScimGroup> {
     policy.manageMembers(p);
     const input = checkGroup(objectBody(body));
-    const group = await this.database.db.transaction().execute(async (trx) => {
+    return this.mappedTeams.change(p, async (trx, applyTeams) => {
       const now = this.clock.now().toISOString();
       const row: ScimGroupRow = { organization_id: p.organizationId, id: uuidv7(), display_name: input.displayName, external_id: input.externalId, version: 1, created_at: now, updated_at: now };
       await scimRepository.insertGroup(trx, row);
       await this.setMembers(trx, p.organizationId, row.id, input.members, [], now);
+      await this.applyTeams(trx, p.organizationId, input.members, applyTeams);
       return this.present(trx, row);
     });
-    await this.applyTeams(p, group.members.map((m) => m.value));
-    return group;
   }
 
   async replace(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
@@ -93,7 +97,7 @@ export class ScimGroupService {
   }
 
   private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimGroup) => ReturnType<typeof checkGroup>): Promise<ScimGroup> {
-    const { group, before } = await this.database.db.transaction().execute(async (trx) => {
+    return this.mappedTeams.change(p, async (trx, applyTeams) => {
       const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("Group", id);
       checkIfMatch(ifMatch, row.version);
@@ -103,34 +107,31 @@ export class ScimGroupService {
       if (!(await scimRepository.updateGroup(trx, updated, row.version))) throw new ScimError(412, "The group changed while this request was made; read it again.");
       const before = await scimRepository.members(trx, p.organizationId, id);
       await this.setMembers(trx, p.organizationId, id, input.members, before, now);
-      return { group: await this.present(trx, updated), before };
+      await this.applyTeams(trx, p.organizationId, [...new Set([...input.members, ...before])], applyTeams);
+      return this.present(trx, updated);
     });
-    await this.applyTeams(p, [...new Set([...group.members.map((m) => m.value), ...before])]);
-    return group;
   }
 
   async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
     policy.manageMembers(p);
-    const members = await this.database.db.transaction().execute(async (trx) => {
+    await this.mappedTeams.change(p, async (trx, applyTeams) => {
       const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("Group", id);
       checkIfMatch(ifMatch, row.version);
       const members = await scimRepository.deleteGroup(trx, p.organizationId, id);
       await this.reassess(trx, p.organizationId, members, this.clock.now().toISOString());
-      return members;
+      await this.applyTeams(trx, p.organizationId, members, applyTeams);
     });
-    await this.applyTeams(p, members);
   }
 
   /**
-   * The teams the mapping names, for each user among `scimUserIds`: each a team write of its own
-   * with its event, after the group's change committed (a team is a document written as any other).
+   * The teams the mapping names, for each user among `scimUserIds`: each a team write with its
+   * event, in the transaction of the group's change (a team is a document written as any other).
    */
-  private async applyTeams(p: Principal, scimUserIds: readonly string[]): Promise<void> {
-    if (!this.mappedTeams) return;
+  private async applyTeams(trx: Executor, organizationId: string, scimUserIds: readonly string[], applyTeams: ApplyTeams): Promise<void> {
     for (const id of scimUserIds) {
-      const standing = await teamStandingOf(this.database.db, p.organizationId, id);
-      if (standing) await this.mappedTeams.apply(p, standing.email, standing.groups);
+      const standing = await teamStandingOf(trx, organizationId, id);
+      if (standing) await applyTeams(standing.email, standing.groups);
     }
   }
 

@@ -2,6 +2,7 @@ import { parse, Tester, type Filter } from "scim2-parse-filter";
 import type { ScimPatchOperation } from "scim-patch";
 import { LIST_SCHEMA, MAX_COUNT, PATCH_SCHEMA } from "./discovery.js";
 import { ScimError, scimInvalid } from "./errors.js";
+import { project, sortResources, type Projection, type Sorting } from "./projection.js";
 
 /** Attributes whose values compare exactly (RFC 7643: ids and external ids are caseExact); all other text ignores case. */
 const CASE_EXACT = new Set(["id", "externalid", "value"]);
@@ -39,13 +40,16 @@ export function checkIfMatch(ifMatch: string | undefined, version: number): void
   throw new ScimError(412, `The resource has changed: its version is now ${etagOf(version)}.`);
 }
 
-export interface ListQuery {
+export interface ListQuery extends Projection, Sorting {
   filter?: string;
   startIndex?: number;
   count?: number;
 }
 
-/** A ListResponse (RFC 7644 §3.4.2): the resources that match `filter`, from the 1-based `startIndex`. */
+/**
+ * A ListResponse (RFC 7644 §3.4.2): the resources that match `filter`, in the order of `sortBy`,
+ * from the 1-based `startIndex`, each with the attributes `attributes`/`excludedAttributes` leave.
+ */
 export function listResponse<T extends object>(resources: T[], query: ListQuery) {
   let matching = resources;
   if (query.filter !== undefined && query.filter.trim() !== "") {
@@ -60,8 +64,42 @@ export function listResponse<T extends object>(resources: T[], query: ListQuery)
   }
   const startIndex = Math.max(1, Math.trunc(query.startIndex ?? 1) || 1);
   const count = Math.min(MAX_COUNT, Math.max(0, Math.trunc(query.count ?? MAX_COUNT)));
-  const page = matching.slice(startIndex - 1, startIndex - 1 + count);
+  const page = sortResources(matching, query)
+    .slice(startIndex - 1, startIndex - 1 + count)
+    .map((r) => project(r, query));
   return { schemas: [LIST_SCHEMA], totalResults: matching.length, startIndex, itemsPerPage: page.length, Resources: page };
+}
+
+const SEARCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:SearchRequest";
+
+/** A SearchRequest body (RFC 7644 §3.4.3, POST …/.search) as the query of a list. */
+export function searchRequest(body: unknown): ListQuery {
+  const search = objectBody(body);
+  if (search.schemas !== undefined && !(Array.isArray(search.schemas) && search.schemas.includes(SEARCH_SCHEMA))) {
+    throw scimInvalid(`A search must name the schema ${SEARCH_SCHEMA}.`, "invalidSyntax");
+  }
+  const text = (name: string): string | undefined => {
+    const value = search[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.join(",");
+    throw scimInvalid(`${name} must be a text or a list of texts.`, "invalidSyntax");
+  };
+  const whole = (name: string, minimum: number): number | undefined => {
+    const value = search[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) throw scimInvalid(`${name} must be a whole number of at least ${minimum}.`, "invalidValue");
+    return value;
+  };
+  return {
+    filter: text("filter"),
+    sortBy: text("sortBy"),
+    sortOrder: text("sortOrder"),
+    attributes: text("attributes"),
+    excludedAttributes: text("excludedAttributes"),
+    startIndex: whole("startIndex", 1),
+    count: whole("count", 0),
+  };
 }
 
 /** A JSON object body, or 400 invalidSyntax. */

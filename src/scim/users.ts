@@ -50,8 +50,8 @@ export class ScimUserService {
     private readonly clock: Clock,
     private readonly access: AccessService,
     private readonly baseUrl: string,
-    /** Applies the mapping's team entries once a change has committed (docs/identity.md). */
-    private readonly mappedTeams?: MappedTeams,
+    /** Runs each change with the mapping's team entries it causes (docs/identity.md). */
+    private readonly mappedTeams: MappedTeams,
   ) {}
 
   async present(ex: Executor, row: ScimUserRow): Promise<ScimUser> {
@@ -69,10 +69,14 @@ export class ScimUserService {
   }
 
   async list(p: Principal, query: ListQuery) {
+    return listResponse(await this.all(p), query);
+  }
+
+  /** Every user of the organization, for a list or a search to filter, sort and page. */
+  async all(p: Principal): Promise<ScimUser[]> {
     policy.manageMembers(p);
     const db = this.database.db;
-    const users = await Promise.all((await scimRepository.users(db, p.organizationId)).map((row) => this.present(db, row)));
-    return listResponse(users, query);
+    return Promise.all((await scimRepository.users(db, p.organizationId)).map((row) => this.present(db, row)));
   }
 
   async get(p: Principal, id: string): Promise<ScimUser> {
@@ -85,7 +89,7 @@ export class ScimUserService {
   async create(p: Principal, body: unknown): Promise<ScimUser> {
     policy.manageMembers(p);
     const input = checkUser(objectBody(body));
-    const user = await this.database.db.transaction().execute(async (trx) => {
+    const user = await this.mappedTeams.change(p, async (trx) => {
       if (await scimRepository.userByName(trx, p.organizationId, input.userName.toLowerCase())) {
         throw new ScimError(409, `A user with userName '${input.userName}' exists already.`, "uniqueness");
       }
@@ -125,7 +129,7 @@ export class ScimUserService {
 
   /** Replaces a user with what `next` makes of it, then (de)provisions the person and ends their accesses. */
   private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimUser) => ReturnType<typeof checkUser>): Promise<ScimUser> {
-    const result = await this.database.db.transaction().execute(async (trx) => {
+    const result = await this.mappedTeams.change(p, async (trx, applyTeams) => {
       const row = await scimRepository.user(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("User", id);
       checkIfMatch(ifMatch, row.version);
@@ -141,26 +145,27 @@ export class ScimUserService {
       if (!(await scimRepository.updateUser(trx, updated, row.version))) throw new ScimError(412, "The user changed while this request was made; read it again.");
       if (input.active) await provision(trx, p.organizationId, row.id, row.user_id, now);
       else await deprovision(trx, p.organizationId, row.user_id);
+      const standing = await teamStandingOf(trx, p.organizationId, id);
+      if (standing) await applyTeams(standing.email, standing.groups);
       return { user: await this.present(trx, updated), email: account?.email, active: input.active, userId: row.user_id };
     });
     if (!result.active) await this.endAccesses(p, result.userId, result.email);
-    const standing = await teamStandingOf(this.database.db, p.organizationId, id);
-    if (standing) await this.mappedTeams?.apply(p, standing.email, standing.groups);
     return result.user;
   }
 
   async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
     policy.manageMembers(p);
-    const gone = await this.database.db.transaction().execute(async (trx) => {
+    const gone = await this.mappedTeams.change(p, async (trx, applyTeams) => {
       const row = await scimRepository.user(trx, p.organizationId, id, this.database.dialect);
       if (!row) throw scimNotFound("User", id);
       checkIfMatch(ifMatch, row.version);
       await deprovision(trx, p.organizationId, row.user_id);
       await scimRepository.deleteUser(trx, p.organizationId, id);
-      return { userId: row.user_id, email: (await peopleRepository.findUser(trx, row.user_id))?.email };
+      const email = (await peopleRepository.findUser(trx, row.user_id))?.email;
+      if (email) await applyTeams(email, null);
+      return { userId: row.user_id, email };
     });
     await this.endAccesses(p, gone.userId, gone.email);
-    if (gone.email) await this.mappedTeams?.apply(p, gone.email, null);
   }
 
   /** Runs after the person left: safe to repeat (a retried request ends nothing twice). */

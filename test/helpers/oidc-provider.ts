@@ -68,7 +68,7 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-export async function startTestProvider(options: { redirectUri: string; clientId?: string; clientSecret?: string }): Promise<TestProvider> {
+export async function startTestProvider(options: { redirectUri: string; clientId?: string; clientSecret?: string; postLogoutRedirectUri?: string }): Promise<TestProvider> {
   const clientId = options.clientId ?? "steward";
   const clientSecret = options.clientSecret ?? "steward-test-secret";
   const people = new Map<string, TestPerson>();
@@ -85,7 +85,7 @@ export async function startTestProvider(options: { redirectUri: string; clientId
 
   async function startInner(): Promise<void> {
     const provider = new Provider(issuer, {
-      clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [options.redirectUri], grant_types: ["authorization_code"], response_types: ["code"] }],
+      clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [options.redirectUri], post_logout_redirect_uris: options.postLogoutRedirectUri ? [options.postLogoutRedirectUri] : [], grant_types: ["authorization_code"], response_types: ["code"] }],
       jwks: { keys: [key.jwk as never] },
       scopes: ["openid", "email", "profile", "groups"],
       claims: { openid: ["sub"], email: ["email", "email_verified"], groups: ["groups"] },

@@ -183,9 +183,11 @@ function Shell({ path, children }: { path: string; children: ComponentChildren }
             type="button"
             class="link"
             onClick={async () => {
-              await call("POST", "/auth/sign-out").catch(() => undefined);
+              const ended = await call<{ providerSignOutUrl?: string } | null>("POST", "/auth/sign-out").catch(() => null);
               setSession(null);
-              navigate("/sign-in", { replace: true });
+              // A single sign-on session signs out at the provider too, which sends the browser back to /sign-in.
+              if (ended?.providerSignOutUrl) window.location.assign(ended.providerSignOutUrl);
+              else navigate("/sign-in", { replace: true });
             }}
           >
             Sign out

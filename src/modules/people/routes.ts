@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
 import { forbidden, unauthenticated } from "../../platform/errors.js";
@@ -6,7 +7,7 @@ import type { App } from "../../platform/http/types.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import type { Accepted } from "./invitations.js";
 import type { PeopleService } from "./service.js";
-import { SESSION_MAX_MS } from "./sessions.js";
+import { SESSION_MAX_MS, type EndedSession } from "./sessions.js";
 import { AcceptInvitationSchema, InvitationQuery, InvitationViewSchema, SessionViewSchema, SignInSchema, SwitchOrganizationSchema } from "./shapes.js";
 
 export { memberRoutes } from "./member-routes.js";
@@ -41,7 +42,13 @@ function sendSignedIn(reply: FastifyReply, request: FastifyRequest, config: Conf
 }
 
 /** `/auth/*`: how people sign in to the web app and join organizations. The web app then calls `/api` with the session cookie. */
-export function authRoutes(app: App, people: PeopleService, config: Config): void {
+/**
+ * Where the browser goes next to sign out at the OpenID provider too, for a session that began
+ * there (docs/identity.md, "Signing out"); undefined when there is no such step.
+ */
+export type ProviderSignOut = (ended: EndedSession) => Promise<string | undefined>;
+
+export function authRoutes(app: App, people: PeopleService, config: Config, providerSignOut?: ProviderSignOut): void {
   const { sessions, invitations } = people;
 
   app.post(
@@ -64,10 +71,27 @@ export function authRoutes(app: App, people: PeopleService, config: Config): voi
 
   app.post(
     "/auth/sign-out",
-    { schema: { tags, summary: "Sign out (ends the session)", response: { 204: NoContent, ...errors(403) } } },
+    {
+      schema: {
+        tags,
+        summary: "Sign out (ends the session)",
+        description: "The session ends first, always. A session that began with single sign-on answers 200 with the provider's sign-out address to send the browser to; others 204.",
+        response: { 200: Type.Object({ providerSignOutUrl: Type.String({ format: "uri" }) }), 204: NoContent, ...errors(403) },
+      },
+    },
     async (request, reply) => {
-      await sessions.signOut(sessionToken(request), request.headers["x-csrf-token"]);
-      return reply.code(204).header("set-cookie", clearedSessionCookie(secure(request, config))).send(null);
+      const ended = await sessions.signOut(sessionToken(request), request.headers["x-csrf-token"]);
+      reply.header("set-cookie", clearedSessionCookie(secure(request, config))).header("cache-control", "no-store");
+      let providerSignOutUrl: string | undefined;
+      if (providerSignOut && ended.signedInWith === "oidc") {
+        try {
+          providerSignOutUrl = await providerSignOut(ended);
+        } catch (error) {
+          // Signed out here all the same: only the provider's own session stays.
+          request.log.warn({ err: error }, "the OpenID provider's sign-out address could not be found; the session ended here only");
+        }
+      }
+      return providerSignOutUrl === undefined ? reply.code(204).send(null) : reply.code(200).send({ providerSignOutUrl });
     },
   );
 

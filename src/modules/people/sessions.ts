@@ -58,6 +58,12 @@ function checkCsrf(session: SessionRow, header: string | string[] | undefined, w
  * person acts through a Principal like an API key does, so every rule in src/policies applies
  * to both alike.
  */
+/** How an ended session began (`oidc`: with the ID token it began with, when kept). */
+export interface EndedSession {
+  signedInWith: string;
+  idToken: string | null;
+}
+
 export class SessionService {
   constructor(
     private readonly database: Database,
@@ -155,7 +161,8 @@ export class SessionService {
     return loaded && this.view(loaded.session, loaded.user);
   }
 
-  async start(ex: Executor, user: UserRow, organizationId: string | null, signedInWith: "password" | "oidc" = "password"): Promise<{ token: string; session: SessionRow }> {
+  /** `idToken`: the ID token a single sign-on began with, kept for the provider's sign-out (docs/identity.md). */
+  async start(ex: Executor, user: UserRow, organizationId: string | null, signedInWith: "password" | "oidc" = "password", idToken: string | null = null): Promise<{ token: string; session: SessionRow }> {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const session: SessionRow = {
@@ -168,6 +175,7 @@ export class SessionService {
       last_seen_at: now.toISOString(),
       expires_at: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
       signed_in_with: signedInWith,
+      id_token: idToken,
     };
     await sessionRepository.deleteExpired(ex, now.toISOString());
     await sessionRepository.insert(ex, session);
@@ -200,9 +208,11 @@ export class SessionService {
     return { token, view: await this.view(session, user) };
   }
 
-  async signOut(token: string | undefined, csrf: string | string[] | undefined): Promise<void> {
+  /** Ends the session; answers how it began, for the provider's own sign-out of a single sign-on session. */
+  async signOut(token: string | undefined, csrf: string | string[] | undefined): Promise<EndedSession> {
     const { session } = await this.require(token, csrf);
     await sessionRepository.delete(this.database.db, session.id);
+    return { signedInWith: session.signed_in_with, idToken: session.id_token ?? null };
   }
 
   async switchOrganization(token: string | undefined, csrf: string | string[] | undefined, organizationId: string): Promise<SessionView> {

@@ -131,7 +131,6 @@ export class DocumentService<D extends Document> {
         { field: "id", message: `must equal '${id}' or be absent` },
       ]);
     }
-    const { kind } = this.definition;
     // A YAML body's text stays known for the copy, for a definition that keeps it (data contracts).
     const incoming = keepYamlSource(body, withMembers(body, { id }) as D);
     // Stringified once: measured against the limit, then, unless `prepare` makes another document
@@ -141,29 +140,47 @@ export class DocumentService<D extends Document> {
     checkDocumentSize(this.definition.label, incomingJson);
     const prechecked = (await this.definition.precheck?.(incoming)) ?? [];
     // The ETag is digested after the transaction: a big document's hash need not hold the group.
-    const written = await this.events.transaction(p, async (trx, emit) => {
-      const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
-      const before = existing?.doc;
-      checkPreconditions(this.definition.label, id, existing?.json, conditions);
-      const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
-      this.definition.authorize(p, id, before, after);
-      const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
-      if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
-      // A PUT that changes nothing writes nothing and tells no one.
-      if (existing !== undefined && isDeepStrictEqual(before, after)) {
-        await this.definition.unchanged?.(trx, p, id, incoming);
-        return { doc: existing.doc, created: false, json: existing.json };
-      }
-      if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
-      const reviewed = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
-      const gated = await this.definition.gate?.(trx, p, before, after);
-      const extras = gated === undefined ? reviewed : { ...reviewed, ...gated };
-      const json = after === incoming ? incomingJson : JSON.stringify(after);
-      await this.store(trx, emit, p, id, before, { doc: after, json }, extras);
-      return { doc: after, created: before === undefined, json };
-    });
+    const written = await this.events.transaction(p, (trx, emit) => this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, options));
     const { doc, created, json } = written;
     return { doc, created, json, etag: etagOfJson(json) };
+  }
+
+  /**
+   * The same write as `put`, as part of a change of another kind whose transaction is open already
+   * (the group mapping's team entries, written with the SCIM change or sign-in that causes them:
+   * docs/identity.md, "Teams from groups"), so both commit or neither does.
+   */
+  async putWithin(trx: Executor, emit: Emit, p: Principal, id: string, body: D, conditions: Preconditions = {}): Promise<PutResult<D>> {
+    const incoming = withMembers(body, { id }) as D;
+    const incomingJson = JSON.stringify(incoming);
+    checkDocumentSize(this.definition.label, incomingJson);
+    const prechecked = (await this.definition.precheck?.(incoming)) ?? [];
+    const { doc, created, json } = await this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, {});
+    return { doc, created, json, etag: etagOfJson(json) };
+  }
+
+  /** The checks and the write of `put` and `putWithin`, inside the change's transaction. */
+  private async writeIn(trx: Executor, emit: Emit, p: Principal, id: string, incoming: D, incomingJson: string, prechecked: FieldViolation[], conditions: Preconditions, options: WriteOptions) {
+    const { kind } = this.definition;
+    const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
+    const before = existing?.doc;
+    checkPreconditions(this.definition.label, id, existing?.json, conditions);
+    const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
+    this.definition.authorize(p, id, before, after);
+    const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
+    if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
+    // A PUT that changes nothing writes nothing and tells no one.
+    if (existing !== undefined && isDeepStrictEqual(before, after)) {
+      await this.definition.unchanged?.(trx, p, id, incoming);
+      return { doc: existing.doc, created: false, json: existing.json };
+    }
+    if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
+    const reviewed = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
+    const gated = await this.definition.gate?.(trx, p, before, after);
+    const extras = gated === undefined ? reviewed : { ...reviewed, ...gated };
+    const json = after === incoming ? incomingJson : JSON.stringify(after);
+    await this.store(trx, emit, p, id, before, { doc: after, json }, extras);
+    return { doc: after, created: before === undefined, json };
   }
 
   /**

@@ -147,6 +147,8 @@ export interface SessionsTable {
   expires_at: string;
   /** How the session began: `password` or `oidc` (migration 0180). */
   signed_in_with: string;
+  /** The ID token an `oidc` session began with, for the provider's sign-out (migration 0230). */
+  id_token: string | null;
 }
 
 /** One-time links that let a person set a password (and, on first start, choose an address). */

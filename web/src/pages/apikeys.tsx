@@ -134,8 +134,11 @@ const SCOPE_HINTS: Record<string, string> = {
 
 function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; onClose: () => void }) {
   const [name, setName] = useState("");
-  const [scope, setScope] = useState<"organization" | "organization_read" | "team" | "team_read" | "connector">("team");
+  const [scope, setScope] = useState<"organization" | "organization_read" | "team" | "team_read" | "user" | "user_read" | "connector">("team");
   const teamScoped = scope === "team" || scope === "team_read";
+  // A person's key acts as that member of the organization (their account id or e-mail address).
+  const personScoped = scope === "user" || scope === "user_read";
+  const [person, setPerson] = useState("");
   const [teamId, setTeamId] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
   const [error, setError] = useState<unknown>();
@@ -185,6 +188,7 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                   displayName: name,
                   scope,
                   ...(teamScoped ? { teamId: team } : {}),
+                  ...(personScoped ? { userId: person.trim() } : {}),
                   ...(expiresAt ? { expiresAt } : {}),
                 }),
               );
@@ -212,6 +216,12 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                 <input type="radio" name="scope" value="organization_read" checked={scope === "organization_read"} onChange={() => setScope("organization_read")} /> Organization, read only — reads everything, members included; changes nothing
               </label>
               <label>
+                <input type="radio" name="scope" value="user" checked={scope === "user"} onChange={() => setScope("user")} /> One person — acts as that member, with what they may do
+              </label>
+              <label>
+                <input type="radio" name="scope" value="user_read" checked={scope === "user_read"} onChange={() => setScope("user_read")} /> One person, read only — reads what that member may read
+              </label>
+              <label>
                 <input type="radio" name="scope" value="connector" checked={scope === "connector"} onChange={() => setScope("connector")} /> Connector — reads, reports provisioning, keeps connector state; nothing else
               </label>
             </fieldset>
@@ -225,6 +235,11 @@ function AddKeyDialog({ open, teams, onClose }: { open: boolean; teams: Team[]; 
                     </option>
                   ))}
                 </select>
+              </Field>
+            )}
+            {personScoped && (
+              <Field label="Person" id="key-person" hint="The e-mail address of a member of this organization.">
+                <input id="key-person" type="email" required maxLength={320} value={person} onInput={(e) => setPerson(e.currentTarget.value)} />
               </Field>
             )}
             <Field label="Expires on (optional)" id="key-expiry" hint="Empty: the key works until revoked.">

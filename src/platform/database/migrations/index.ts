@@ -29,6 +29,7 @@ import accessApprovals from "./0190_access_approvals.js";
 import search from "./0200_search.js";
 import lineage from "./0205_lineage.js";
 import usage from "./0210_usage.js";
+import sessionIdToken from "./0230_session_id_token.js";
 import policyGates from "./0235_policy_gates.js";
 
 /**
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0200_search": search,
   "0205_lineage": lineage,
   "0210_usage": usage,
+  "0230_session_id_token": sessionIdToken,
   "0235_policy_gates": policyGates,
 };
 
