@@ -3,7 +3,7 @@ import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventCont
 import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView } from "./catalog.js";
 import type { ConnectorConfig } from "./config.js";
 import { Connections, inTransaction, Unreachable } from "./connections.js";
-import { readCatalog, revokeOne } from "./catalog-read.js";
+import { membershipStatement, readCatalog, revokeOne } from "./catalog-read.js";
 import { diagnosticsOf, logDetail } from "./diagnostics.js";
 import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
 import { Ledger } from "./ledger.js";
@@ -50,14 +50,22 @@ export class PostgresAccessConnector {
         {
           logger: this.logger,
           serverMask: (server) => this.config.servers.get(server)?.maskSchema,
-          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => readCatalog(c, roles, schemas, maskSchema)),
+          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => this.readCatalog(server, c, roles, schemas, maskSchema)),
+          members: (server) => this.config.servers.get(server)?.members,
+          fixMemberships: (server, give, take) =>
+            this.connections.with(server, signal, (c) =>
+              inTransaction(c, async () => {
+                for (const m of take) await c.query(membershipStatement(m, false));
+                for (const m of give) await c.query(membershipStatement(m, true));
+              }),
+            ),
           revokeExtras: (server, privileges) =>
             this.connections.with(server, signal, (c) =>
               inTransaction(c, async () => {
                 for (const p of privileges) await c.query(revokeOne(p));
               }),
             ),
-          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))),
+          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target))),
           grantStatement: (target) => grantStatement(target, this.maskSchema(target)),
           revokeStatement: (target) => revokeStatement(target),
           diagnosticsOf,
@@ -115,7 +123,7 @@ export class PostgresAccessConnector {
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
         // A replay of what is done already: make sure the privilege is there, report nothing
         // (the access is provisioned; a failure to re-check it is the operator's business).
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))).catch((error: unknown) => {
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target))).catch((error: unknown) => {
           if (signal.aborted) throw error;
           this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
         });
@@ -177,7 +185,7 @@ export class PostgresAccessConnector {
   private async grant(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
     await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
     try {
-      await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target)));
+      await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target)));
     } catch (error) {
       // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
       if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
@@ -225,6 +233,19 @@ export class PostgresAccessConnector {
       }
     }
     return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
+  }
+
+  /** The configured logins of the target's role on its server. */
+  private loginsOf(target: Target): string[] {
+    return (this.config.servers.get(target.server)?.members ?? []).filter((m) => m.role === target.role).map((m) => m.member);
+  }
+
+  /** The catalogs of a server, less the connector's own memberships (a CREATEROLE user holds the roles it makes). */
+  private async readCatalog(server: string, client: pg.Client, roles: string[], schemas: string[], maskSchema: string) {
+    const config = this.config.servers.get(server);
+    const logins = [...new Set((config?.members ?? []).map((m) => m.member))].sort();
+    const catalog = await readCatalog(client, roles, schemas, maskSchema, logins);
+    return { ...catalog, memberships: (catalog.memberships ?? []).filter((m) => m.member !== config?.connection.user) };
   }
 
   private maskSchema(target: Target): string {
