@@ -68,7 +68,7 @@ export class MysqlAccessConnector {
         {
           logger: this.logger,
           serverMask: (server) => this.config.servers.get(server)?.maskSchema,
-          readCatalog: (server, roles) => this.on(server, signal, (run) => readMysqlCatalog(run, roles)),
+          readCatalog: (server, roles, _schemas, maskSchema) => this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema)),
           expected: mysqlPrivileges,
           revokeExtras: (server, privileges) =>
             this.on(server, signal, async (run) => {
