@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { ROOT } from "../helpers/cli.js";
 import { POSTGRES_URL } from "../helpers/databases.js";
 
 /** What the connector tests share: connection settings for the test server, a fresh warehouse database, and cleaning up after it. */
@@ -63,4 +65,28 @@ export async function createWarehouse(prefix: string): Promise<Warehouse> {
       await admin.end();
     },
   };
+}
+
+/**
+ * Starts `steward <args>` from source, waits until `waiting()` says it is blocked where the test
+ * wants it (a lock the test holds), and kills it with SIGKILL: a crash at that very statement.
+ */
+export async function killWhileWaiting(args: string[], env: Record<string, string>, waiting: () => Promise<boolean>, limitMs = 90_000): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  let exitCode: number | null | undefined;
+  const exited = new Promise((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
+  try {
+    const deadline = Date.now() + limitMs;
+    let blocked = false;
+    while (!blocked && exitCode === undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      blocked = await waiting();
+    }
+    if (!blocked) throw new Error(`the connector never reached the blocked statement (exit code ${exitCode}): ${stderr.slice(-2000)}`);
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+  }
 }
