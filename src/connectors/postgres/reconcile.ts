@@ -7,7 +7,7 @@
 import type { ConsumerLogger, StewardClient } from "../../consumer/index.js";
 import type { AccessView } from "./catalog.js";
 import type { Membership } from "./config.js";
-import type { Report } from "./connector.js";
+import type { Report } from "../access-events.js";
 import { logDetail } from "./diagnostics.js";
 import { findDrift, type CatalogState, type Drift, type LedgerEntry, type Privilege } from "./drift.js";
 import { Refusal, type Target } from "./trust.js";
