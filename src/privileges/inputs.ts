@@ -48,14 +48,40 @@ export function contractInput(id: string, doc: ContractDocument): NonNullable<Pl
     if (mask !== undefined) out.maskClassification = mask;
     return [out];
   });
+  const physical = physicalNames(doc);
   const tables: PlanTable[] = contractModels(doc).flatMap((group) =>
-    group.models.map((model) => ({
-      name: model.name,
-      columns: model.fields.map((f) => (f.classification === undefined ? { name: f.name } : { name: f.name, classification: f.classification })),
-    })),
+    group.models.map((model) => {
+      const names = physical.get(model.name);
+      const column = (name: string) => names?.columns.get(name) ?? name;
+      return {
+        name: names?.table ?? model.name,
+        columns: model.fields.map((f) => (f.classification === undefined ? { name: column(f.name) } : { name: column(f.name), classification: f.classification })),
+      };
+    }),
   );
   const version = text(doc.version) ?? (isRecord(doc.info) ? text(doc.info.version) : undefined);
   return version === undefined ? { id, roles, tables } : { id, version, roles, tables };
+}
+
+/**
+ * ODCS `physicalName` of each schema object and of its top-level properties, by their `name`: the
+ * table and column names as the database knows them, which a grant must use (the name otherwise).
+ */
+function physicalNames(doc: ContractDocument): Map<string, { table?: string; columns: Map<string, string> }> {
+  const out = new Map<string, { table?: string; columns: Map<string, string> }>();
+  if (!Array.isArray(doc.schema)) return out;
+  for (const object of doc.schema.filter(isRecord)) {
+    const name = text(object.name);
+    if (name === undefined || out.has(name)) continue;
+    const columns = new Map<string, string>();
+    for (const property of Array.isArray(object.properties) ? object.properties.filter(isRecord) : []) {
+      const [column, physicalName] = [text(property.name), text(property.physicalName)];
+      if (column !== undefined && physicalName !== undefined && !columns.has(column)) columns.set(column, physicalName);
+    }
+    const table = text(object.physicalName);
+    out.set(name, table === undefined ? { columns } : { table, columns });
+  }
+  return out;
 }
 
 /** The roles an access names (`roles`), as text. */

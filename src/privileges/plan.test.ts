@@ -163,4 +163,37 @@ describe("reading the documents", () => {
       maxClassification: "public",
     });
   });
+
+  it("names tables and columns by their ODCS physicalName when they have one, and plans them by that name", () => {
+    const doc = {
+      apiVersion: "v3.1.0",
+      kind: "DataContract",
+      id: "c1",
+      version: "1.0.0",
+      status: "active",
+      roles: [{ role: "analyst", customProperties: [{ property: "maxClassification", value: "internal" }, { property: "maskClassification", value: "confidential" }] }],
+      schema: [
+        {
+          name: "customers",
+          physicalName: "tbl_customers",
+          properties: [
+            { name: "id", physicalName: "cust_id", logicalType: "integer", classification: "public" },
+            { name: "email", physicalName: "cust_email", logicalType: "string", classification: "confidential" },
+            { name: "ssn", logicalType: "string", classification: "restricted" },
+          ],
+        },
+        { name: "orders", properties: [{ name: "id", logicalType: "integer" }] },
+      ],
+    };
+    const contract = contractInput("c1", doc);
+    expect(contract.tables).toEqual([
+      { name: "tbl_customers", columns: [{ name: "cust_id", classification: "public" }, { name: "cust_email", classification: "confidential" }, { name: "ssn", classification: "restricted" }] },
+      { name: "orders", columns: [{ name: "id" }] },
+    ]);
+    const input = given({ roles: ["analyst"], port: { server: "warehouse", schema: "shop", table: "tbl_customers" }, contract });
+    expect(decisions(input)).toEqual({ "tbl_customers.cust_id": "granted", "tbl_customers.cust_email": "masked", "tbl_customers.ssn": "withheld" });
+    expect(JSON.stringify(planPrivileges(input))).toBe(JSON.stringify(planPrivileges(given({ roles: ["analyst"], port: input.port, contract: contractInput("c1", doc) }))));
+    // A whole-schema port plans the tables by their physical names, in code-point order.
+    expect(planPrivileges(given({ roles: ["analyst"], port: { server: "warehouse", schema: "shop" }, contract })).objects.map((o) => o.table)).toEqual(["orders", "tbl_customers"]);
+  });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore, StewardClient } from "../../src/consumer/index.js";
 import { parseMysqlConfig } from "../../src/connectors/mysql/config.js";
 import { MYSQL_KINDS, MysqlAccessConnector } from "../../src/connectors/mysql/connector.js";
+import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -132,6 +133,19 @@ describe("MariaDB reconciliation", () => {
     expect(await readAs("analyst", `SELECT name AS v FROM ${q(db)}.people`)).toEqual({ refused: 1143 });
     expect(await reconcile()).toEqual(["missing-privilege"]);
     expect(await readAs("analyst", `SELECT name AS v FROM ${q(db)}.people`)).toBe("Ada");
+  });
+
+  it("makes a masking view changed by hand again, so the mask is back", async () => {
+    const view = `${q(masks)}.${q(maskViewName(role("analyst"), db, "people"))}`;
+    expect(await readAs("analyst", `SELECT email AS v FROM ${view}`)).toBe("****");
+    await root.query(`CREATE OR REPLACE SQL SECURITY DEFINER VIEW ${view} AS SELECT id, name, email FROM ${q(db)}.people`);
+    expect(await readAs("analyst", `SELECT email AS v FROM ${view}`)).toBe("ada@example.org");
+    expect(await reconcile(true)).toEqual(["changed-mask-view"]);
+    expect(await readAs("analyst", `SELECT email AS v FROM ${view}`)).toBe("ada@example.org");
+    expect(await reconcile()).toEqual(["changed-mask-view"]);
+    expect(await readAs("analyst", `SELECT email AS v FROM ${view}`)).toBe("****");
+    expect((await t.api("GET", "/api/access/analyst")).body.provisioning).toMatchObject({ status: "provisioned", diagnostics: { drift: [{ kind: "changed-mask-view" }] } });
+    expect(await reconcile()).toEqual([]);
   });
 
   it("creates a dropped role again with its database grant", async () => {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +10,9 @@ import { parseConnectorConfig } from "../../src/connectors/postgres/config.js";
 import { PostgresAccessConnector } from "../../src/connectors/postgres/connector.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
 import { POSTGRES_URL } from "../helpers/databases.js";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { killWhileWaiting } from "./support.js";
 
 /**
  * `kill -9` of the connector while a grant, and while a reconciliation's repair, waits inside
@@ -46,7 +46,6 @@ describe("PostgreSQL connector killed mid-grant and mid-reconcile", () => {
   let admin: pg.Client;
   let db: pg.Client;
   let dir: string;
-  let child: ChildProcess | undefined;
 
   const args = (...more: string[]) => ["connector", "postgres", "--url", t.url, "--config", join(dir, "connector.yaml"), "--position-file", join(dir, "position"), ...more];
   const agree = async () => {
@@ -58,18 +57,9 @@ describe("PostgreSQL connector killed mid-grant and mid-reconcile", () => {
 
   /** Starts the connector, waits until it is blocked on the test's lock, and kills it with SIGKILL. */
   const killWhileBlocked = async (blocker: pg.Client) => {
-    child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args("--reconcile-interval", "3600")], { cwd: ROOT, env: { ...process.env, STEWARD_API_KEY: t.key }, stdio: "ignore" });
-    let waiting = false;
-    for (let i = 0; i < 400 && !waiting; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const rows = await admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'steward-connector' AND datname = $1 AND wait_event_type = 'Lock'", [warehouseDb]);
-      waiting = (rows.rowCount ?? 0) > 0;
-    }
-    expect(waiting, "the connector reached the blocked statement").toBe(true);
-    const exited = new Promise((resolve) => child!.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-    child = undefined;
+    const waiting = async () =>
+      ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'steward-connector' AND datname = $1 AND wait_event_type = 'Lock'", [warehouseDb])).rowCount ?? 0) > 0;
+    await killWhileWaiting(args("--reconcile-interval", "3600"), { STEWARD_API_KEY: t.key }, waiting);
     await blocker.query("ROLLBACK");
     await blocker.end();
   };
@@ -98,7 +88,6 @@ describe("PostgreSQL connector killed mid-grant and mid-reconcile", () => {
   }, 60_000);
 
   afterAll(async () => {
-    child?.kill("SIGKILL");
     await t?.close();
     await db?.end();
     if (admin) {

@@ -1,9 +1,8 @@
 import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
-import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
-import { planPrivileges } from "../../privileges/plan.js";
-import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView, type ServerReference } from "../postgres/catalog.js";
+import { accessPlan, consumerRole, dispatchAccessEvent, provisioningReporter, read, Serial, type Report } from "../access-events.js";
+import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView, type ServerReference } from "../postgres/catalog.js";
 import { logDetail } from "../postgres/diagnostics.js";
-import { narrowToPlan, Refusal, roleFor, sameTarget, type Target } from "../postgres/trust.js";
+import { narrowToPlan, Refusal, sameTarget, type Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
 import type { Drift } from "../postgres/drift.js";
 import { reconcileOnce } from "../postgres/reconcile.js";
@@ -68,7 +67,7 @@ export class MysqlAccessConnector {
         {
           logger: this.logger,
           serverMask: (server) => this.config.servers.get(server)?.maskSchema,
-          readCatalog: (server, roles) => this.on(server, signal, (run) => readMysqlCatalog(run, roles)),
+          readCatalog: (server, roles, _schemas, maskSchema) => this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema)),
           expected: mysqlPrivileges,
           revokeExtras: (server, privileges) =>
             this.on(server, signal, async (run) => {
@@ -101,12 +100,10 @@ export class MysqlAccessConnector {
   }
 
   private readonly lastReported = new Map<string, string>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly serial = new Serial();
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => {});
-    return run;
+    return this.serial.run(work);
   }
 
   /** What an access should hold: `undefined` for a port this connector does not serve, else a target or a refusal. */
@@ -115,25 +112,16 @@ export class MysqlAccessConnector {
     const port = product && findPort(product, access.provider.outputPortId);
     if (!product || !port || !TYPES.has(portType(port) ?? "")) return undefined;
     try {
-      const target = decideMysqlTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
-      return narrowToPlan(target, await this.planOf(access, port, api, signal));
+      const target = decideMysqlTarget(this.config, productOwner(product), serverReference(port), await consumerRole(access, api, signal));
+      return narrowToPlan(target, await accessPlan(access, port, api, signal));
     } catch (error) {
       if (error instanceof Refusal) return error;
       throw error;
     }
   }
 
-  private async handleOne(event: CloudEvent, context: EventContext): Promise<void> {
-    const accessId = event.data?.id;
-    if (typeof accessId !== "string") return;
-    try {
-      if (context.kind === "AccessActivatedEvent") await this.activate(accessId, context);
-      else if (context.kind === "AccessDeactivatedEvent") await this.deactivate(accessId, context);
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      if (error instanceof FeedConsumerError && error.retryable) throw error;
-      this.logger.error?.("the event could not be handled; going on with the next one", { eventId: event.id, accessId, error: logDetail(error) });
-    }
+  private handleOne(event: CloudEvent, context: EventContext): Promise<void> {
+    return dispatchAccessEvent(event, context, { activate: (id, c) => this.activate(id, c), deactivate: (id, c) => this.deactivate(id, c) }, this.logger);
   }
 
   private on<T>(server: string, signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
@@ -206,50 +194,7 @@ export class MysqlAccessConnector {
     await this.onLedger(signal, (run) => this.ledger.remove(run, accessId));
   }
 
-  private async planOf(access: AccessView, port: PortView, api: Pick<StewardClient, "get">, signal: AbortSignal) {
-    const contractId = access.provider.dataContractId;
-    const contract = typeof contractId === "string" ? await read<Record<string, unknown>>(api, `/api/datacontracts/${encodeURIComponent(contractId)}`, signal) : undefined;
-    let described: ReturnType<typeof contractInput> | null = null;
-    if (contract && typeof contractId === "string") {
-      try {
-        described = contractInput(contractId, contract);
-      } catch {
-        throw new Refusal(`The data contract '${contractId}' could not be read into columns, so no column-level grant could be planned.`);
-      }
-    }
-    return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
-  }
-
-  private async roleOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<string> {
-    const { dataProductId, teamId, userId } = access.consumer;
-    if (typeof teamId === "string" && teamId !== "") return roleFor({ team: teamId });
-    if (typeof dataProductId === "string" && dataProductId !== "") {
-      const consumer = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(dataProductId)}`, signal);
-      const owner = consumer && productOwner(consumer);
-      if (!owner) throw new Refusal(`The consuming data product '${dataProductId}' no longer exists or names no owner team.`);
-      return roleFor({ team: owner });
-    }
-    if (typeof userId === "string" && userId !== "") return roleFor({ user: userId });
-    throw new Refusal("The access names no consumer.");
-  }
-
-  private reporter(api: StewardClient, accessId: string, signal: AbortSignal) {
-    return async (transition: string, body: Record<string, unknown> = {}) => {
-      try {
-        await api.post(`/api/access/${encodeURIComponent(accessId)}/provisioning/${transition}`, { platform: "mysql", executor: MYSQL_EXECUTOR, ...body }, { signal });
-      } catch (error) {
-        if (signal.aborted || !(error instanceof FeedConsumerError) || error.retryable) throw error;
-        this.logger.warn?.(`reporting ${transition} was refused`, { accessId, error: error.message });
-      }
-    };
-  }
-}
-
-async function read<T>(api: Pick<StewardClient, "get">, path: string, signal: AbortSignal): Promise<T | undefined> {
-  try {
-    return await api.get<T>(path, { signal });
-  } catch (error) {
-    if (error instanceof FeedConsumerError && error.status === 404) return undefined;
-    throw error;
+  private reporter(api: StewardClient, accessId: string, signal: AbortSignal): Report {
+    return provisioningReporter(api, accessId, signal, { platform: "mysql", executor: MYSQL_EXECUTOR }, this.logger);
   }
 }

@@ -1,17 +1,17 @@
 /**
  * What reconciliation reads and changes on MariaDB/MySQL (docs/consumers.md, "Reconciliation"):
  * one statement over `mysql.user`, `mysql.db`, `mysql.tables_priv` and `mysql.columns_priv` for
- * the roles the ledger names, the privileges a recorded grant means there, and the statement that
+ * the roles the ledger names, the masking views' digests against those recorded when they were made, the privileges a recorded grant means there, and the statement that
  * takes one privilege added by hand away again.
  */
 import type { CatalogState, Privilege } from "../postgres/drift.js";
 import { maskViewName } from "../postgres/grants.js";
 import type { Target } from "../postgres/trust.js";
-import { q, type Run } from "./sql.js";
+import { q, VIEW_DIGEST, VIEW_MARKS, type Run } from "./sql.js";
 
 const DB_PRIVILEGES = ["Select", "Insert", "Update", "Delete", "Create", "Drop", "Alter", "Index", "Create_view", "Show_view", "Trigger", "References", "Lock_tables"];
 
-export async function readMysqlCatalog(run: Run, roles: readonly string[]): Promise<CatalogState> {
+export async function readMysqlCatalog(run: Run, roles: readonly string[], maskSchema: string): Promise<CatalogState> {
   const privileges: Privilege[] = [];
   const found = new Set<string>();
   if (roles.length > 0) {
@@ -37,7 +37,17 @@ export async function readMysqlCatalog(run: Run, roles: readonly string[]): Prom
       }
     }
   }
-  return { roles: found, privileges, tables: new Map(), changedViews: new Set() };
+  return { roles: found, privileges, tables: new Map(), changedViews: await changedViews(run, maskSchema) };
+}
+
+/** The masking views whose digest is not the one recorded when the connector made them (a view never marked counts as changed). */
+async function changedViews(run: Run, maskSchema: string): Promise<Set<string>> {
+  const views = await run(`SELECT TABLE_NAME AS name, ${VIEW_DIGEST} AS digest FROM information_schema.VIEWS WHERE TABLE_SCHEMA = ?`, [maskSchema]);
+  if (views.length === 0) return new Set();
+  const marked = await run("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", [maskSchema, VIEW_MARKS]);
+  const marks = marked.length === 0 ? [] : await run(`SELECT view_name AS name, digest FROM ${q(maskSchema)}.${q(VIEW_MARKS)}`);
+  const digestOf = new Map(marks.map((m) => [String(m.name), String(m.digest)] as const));
+  return new Set(views.filter((v) => digestOf.get(String(v.name)) !== String(v.digest)).map((v) => `${maskSchema}.${String(v.name)}`));
 }
 
 /** What a target makes its role hold on MySQL: no schema USAGE there, and a database grant covers tables made later. */

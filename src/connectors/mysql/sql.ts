@@ -107,6 +107,24 @@ async function createMaskView(run: Run, target: Target, grant: TableGrant, maskS
   const view = `${q(maskSchema)}.${q(maskViewName(target.role, target.schema, grant.table))}`;
   await run(`CREATE DATABASE IF NOT EXISTS ${q(maskSchema)}`);
   await run(`CREATE OR REPLACE SQL SECURITY DEFINER VIEW ${view} AS SELECT ${list.join(", ")} FROM ${q(target.schema)}.${q(grant.table)}`);
+  await markView(run, maskSchema, maskViewName(target.role, target.schema, grant.table));
+}
+
+/**
+ * MariaDB and MySQL keep no comment on a view, so the digest of each masking view as made (its
+ * definition, definer and security type, as the server reads them back) is kept in a table of
+ * the masking database; reconciliation finds a view changed by hand by comparing it (docs/consumers.md).
+ */
+export const VIEW_MARKS = "steward_view_marks";
+
+/** The digest of a view as the server reads it back; the same expression on both sides of the comparison. */
+export const VIEW_DIGEST = "MD5(CONCAT_WS(':', SECURITY_TYPE, DEFINER, VIEW_DEFINITION))";
+
+async function markView(run: Run, maskSchema: string, name: string): Promise<void> {
+  const marks = `${q(maskSchema)}.${q(VIEW_MARKS)}`;
+  await run(`CREATE TABLE IF NOT EXISTS ${marks} (view_name VARCHAR(64) NOT NULL PRIMARY KEY, digest CHAR(32) NOT NULL) ENGINE=InnoDB`);
+  const made = await run(`SELECT ${VIEW_DIGEST} AS digest FROM information_schema.VIEWS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`, [maskSchema, name]);
+  await run(`INSERT INTO ${marks} (view_name, digest) VALUES (?, ?) ON DUPLICATE KEY UPDATE digest = VALUES(digest)`, [name, String(made[0]?.digest ?? "")]);
 }
 
 /** Creates the role if missing, and grants what the target holds. MySQL's GRANT commits at once: the ledger was written first. */

@@ -3,6 +3,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../../platform/config.js";
+import { ROLE_PREFIX, roleFor } from "./trust.js";
 
 /**
  * The operator's connector configuration: the only source of *where* the connector connects and
@@ -36,10 +37,21 @@ const GrantableSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A login the connector makes a member of a role of its scheme: a team's, or a user's. */
+const MemberSchema = Type.Union([
+  Type.Object({ team: Name, login: Name }, { additionalProperties: false }),
+  Type.Object({ user: Name, login: Name }, { additionalProperties: false }),
+]);
+
 const ServerSchema = Type.Object(
   {
     connection: ConnectionSchema,
     grantable: Type.Optional(Type.Array(GrantableSchema, { maxItems: 10_000 })),
+    /**
+     * The logins that hold the scheme's roles. Present: the connector grants these memberships
+     * and keeps them, and takes any other membership in its roles away (docs/consumers.md).
+     */
+    members: Type.Optional(Type.Array(MemberSchema, { maxItems: 10_000 })),
     /** The schema the connector owns for masking views (created when first needed). */
     maskSchema: Type.Optional(Name),
   },
@@ -78,6 +90,14 @@ export interface ServerConfig {
   connection: { host: string; port: number; database: string; user: string; password?: string; ssl?: boolean };
   grantable: Grantable[];
   maskSchema: string;
+  /** `undefined`: memberships of logins are the operator's, not the connector's. */
+  members?: Membership[];
+}
+
+/** `member` holds `role` (pg_auth_members): a login in a role of the scheme. */
+export interface Membership {
+  role: string;
+  member: string;
 }
 
 export interface Timeouts {
@@ -122,6 +142,7 @@ export function parseConnectorConfig(raw: unknown, env: Record<string, string | 
       connection: { ...connection, port: port ?? 5432, password: passwordEnv !== undefined ? env[passwordEnv] : password },
       grantable: server.grantable ?? [],
       maskSchema: server.maskSchema ?? DEFAULT_MASK_SCHEMA,
+      ...(server.members ? { members: membersOf(server.members, `${source}: servers[${JSON.stringify(name)}].members`) } : {}),
     });
   }
   if (!servers.has(config.ledger.server)) {
@@ -132,6 +153,14 @@ export function parseConnectorConfig(raw: unknown, env: Record<string, string | 
     ledger: { server: config.ledger.server, schema: config.ledger.schema ?? DEFAULT_LEDGER_SCHEMA },
     timeouts: { ...DEFAULT_TIMEOUTS, ...config.timeouts },
   };
+}
+
+/** The memberships a server's `members` list asks for; a login may not be a role of the scheme itself. */
+function membersOf(list: RawConfig["servers"][string]["members"] & object, at: string): Membership[] {
+  return list.map((entry, i) => {
+    if (entry.login.startsWith(ROLE_PREFIX)) throw new ConfigError(`${at}[${i}].login: '${entry.login}' starts with ${ROLE_PREFIX}, the prefix of the connector's own roles.`);
+    return { role: roleFor("team" in entry ? { team: entry.team } : { user: entry.user }), member: entry.login };
+  });
 }
 
 /** Reads a YAML (or JSON) configuration file and validates it. */

@@ -1,22 +1,21 @@
 import pg from "pg";
 import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
-import { findPort, portType, productOwner, serverReference, type AccessView, type PortView, type ProductView } from "./catalog.js";
+import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView } from "./catalog.js";
 import type { ConnectorConfig } from "./config.js";
 import { Connections, inTransaction, Unreachable } from "./connections.js";
-import { readCatalog, revokeOne } from "./catalog-read.js";
+import { membershipStatement, readCatalog, revokeOne } from "./catalog-read.js";
 import { diagnosticsOf, logDetail } from "./diagnostics.js";
 import { applyGrant, applyRevoke, grantStatement, revokeStatement } from "./grants.js";
 import { Ledger } from "./ledger.js";
 import type { Drift } from "./drift.js";
 import { reconcileOnce } from "./reconcile.js";
-import { decideTarget, narrowToPlan, Refusal, roleFor, sameTarget, type Target } from "./trust.js";
-import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
-import { planPrivileges, type PrivilegesPlan } from "../../privileges/plan.js";
+import { decideTarget, narrowToPlan, Refusal, sameTarget, type Target } from "./trust.js";
+import { accessPlan, consumerRole, dispatchAccessEvent, provisioningReporter, read, Serial, type Report } from "../access-events.js";
 
 export const EXECUTOR = "steward-postgres-connector";
 export const HANDLED_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
 
-export type Report = (transition: string, body?: Record<string, unknown>) => Promise<void>;
+export type { Report };
 
 /**
  * Grants and revokes PostgreSQL privileges for accesses to output ports of type `postgres`, on
@@ -50,14 +49,22 @@ export class PostgresAccessConnector {
         {
           logger: this.logger,
           serverMask: (server) => this.config.servers.get(server)?.maskSchema,
-          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => readCatalog(c, roles, schemas, maskSchema)),
+          readCatalog: (server, roles, schemas, maskSchema) => this.connections.with(server, signal, (c) => this.readCatalog(server, c, roles, schemas, maskSchema)),
+          members: (server) => this.config.servers.get(server)?.members,
+          fixMemberships: (server, give, take) =>
+            this.connections.with(server, signal, (c) =>
+              inTransaction(c, async () => {
+                for (const m of take) await c.query(membershipStatement(m, false));
+                for (const m of give) await c.query(membershipStatement(m, true));
+              }),
+            ),
           revokeExtras: (server, privileges) =>
             this.connections.with(server, signal, (c) =>
               inTransaction(c, async () => {
                 for (const p of privileges) await c.query(revokeOne(p));
               }),
             ),
-          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))),
+          regrant: (target) => this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target))),
           grantStatement: (target) => grantStatement(target, this.maskSchema(target)),
           revokeStatement: (target) => revokeStatement(target),
           diagnosticsOf,
@@ -78,27 +85,14 @@ export class PostgresAccessConnector {
 
   /** What each access was last reported for by reconciliation, so unchanged drift is not reported again and again. */
   private readonly lastReported = new Map<string, string>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly serial = new Serial();
 
-  /** Runs one piece of work after the one before it, so a reconcile never sees an event half-applied. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => {});
-    return run;
+    return this.serial.run(work);
   }
 
-  private async handleOne(event: CloudEvent, context: EventContext): Promise<void> {
-    const accessId = event.data?.id;
-    if (typeof accessId !== "string") return;
-    try {
-      if (context.kind === "AccessActivatedEvent") await this.activate(accessId, context);
-      else if (context.kind === "AccessDeactivatedEvent") await this.deactivate(accessId, context);
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      // Steward itself did not answer: the event is handed over again when the consumer retries.
-      if (error instanceof FeedConsumerError && error.retryable) throw error;
-      this.logger.error?.("the event could not be handled; going on with the next one", { eventId: event.id, accessId, error: logDetail(error) });
-    }
+  private handleOne(event: CloudEvent, context: EventContext): Promise<void> {
+    return dispatchAccessEvent(event, context, { activate: (id, c) => this.activate(id, c), deactivate: (id, c) => this.deactivate(id, c) }, this.logger);
   }
 
   /** Nothing stays open between events; kept so callers need not know that. */
@@ -115,7 +109,7 @@ export class PostgresAccessConnector {
       if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
         // A replay of what is done already: make sure the privilege is there, report nothing
         // (the access is provisioned; a failure to re-check it is the operator's business).
-        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target))).catch((error: unknown) => {
+        await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target))).catch((error: unknown) => {
           if (signal.aborted) throw error;
           this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
         });
@@ -165,8 +159,8 @@ export class PostgresAccessConnector {
     const port = product && findPort(product, access.provider.outputPortId);
     if (!product || !port || portType(port) !== "postgres") return undefined;
     try {
-      const target = decideTarget(this.config, productOwner(product), serverReference(port), await this.roleOf(access, api, signal));
-      return narrowToPlan(target, await this.planOf(access, port, api, signal));
+      const target = decideTarget(this.config, productOwner(product), serverReference(port), await consumerRole(access, api, signal));
+      return narrowToPlan(target, await accessPlan(access, port, api, signal));
     } catch (error) {
       if (error instanceof Refusal) return error;
       throw error;
@@ -177,7 +171,7 @@ export class PostgresAccessConnector {
   private async grant(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
     await this.withLedger(signal, (c) => this.ledger.record(c, accessId, target));
     try {
-      await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target)));
+      await this.connections.with(target.server, signal, (c) => applyGrant(c, target, this.maskSchema(target), this.loginsOf(target)));
     } catch (error) {
       // Certainly nothing granted (never connected, or the server rolled back): forget the intent.
       if (error instanceof Unreachable || error instanceof pg.DatabaseError) await this.withLedger(signal, (c) => this.ledger.remove(c, accessId)).catch(() => {});
@@ -195,36 +189,17 @@ export class PostgresAccessConnector {
     await this.withLedger(signal, (c) => this.ledger.remove(c, accessId));
   }
 
-  /** The consumer's role, by the connector's scheme only: a team's, a consuming product's owner team's, or a user's. */
-  private async roleOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<string> {
-    const { dataProductId, teamId, userId } = access.consumer;
-    if (typeof teamId === "string" && teamId !== "") return roleFor({ team: teamId });
-    if (typeof dataProductId === "string" && dataProductId !== "") {
-      const consumer = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(dataProductId)}`, signal);
-      const owner = consumer && productOwner(consumer);
-      if (!owner) throw new Refusal(`The consuming data product '${dataProductId}' no longer exists or names no owner team.`);
-      return roleFor({ team: owner });
-    }
-    if (typeof userId === "string" && userId !== "") return roleFor({ user: userId });
-    throw new Refusal("The access names no consumer.");
+  /** The configured logins of the target's role on its server. */
+  private loginsOf(target: Target): string[] {
+    return (this.config.servers.get(target.server)?.members ?? []).filter((m) => m.role === target.role).map((m) => m.member);
   }
 
-  /**
-   * The access's privileges plan, made here by the same planner the server answers with, from the
-   * port just read and the current text of the contract the access was requested under.
-   */
-  private async planOf(access: AccessView, port: PortView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<PrivilegesPlan> {
-    const contractId = access.provider.dataContractId;
-    const contract = typeof contractId === "string" ? await read<Record<string, unknown>>(api, `/api/datacontracts/${encodeURIComponent(contractId)}`, signal) : undefined;
-    let described: ReturnType<typeof contractInput> | null = null;
-    if (contract && typeof contractId === "string") {
-      try {
-        described = contractInput(contractId, contract);
-      } catch {
-        throw new Refusal(`The data contract '${contractId}' could not be read into columns, so no column-level grant could be planned.`);
-      }
-    }
-    return planPrivileges({ accessId: access.id, roles: accessRoles(access as unknown as Record<string, unknown>), port: portInput(port as Record<string, unknown>), contract: described });
+  /** The catalogs of a server, less the connector's own memberships (a CREATEROLE user holds the roles it makes). */
+  private async readCatalog(server: string, client: pg.Client, roles: string[], schemas: string[], maskSchema: string) {
+    const config = this.config.servers.get(server);
+    const logins = [...new Set((config?.members ?? []).map((m) => m.member))].sort();
+    const catalog = await readCatalog(client, roles, schemas, maskSchema, logins);
+    return { ...catalog, memberships: (catalog.memberships ?? []).filter((m) => m.member !== config?.connection.user) };
   }
 
   private maskSchema(target: Target): string {
@@ -235,24 +210,7 @@ export class PostgresAccessConnector {
     return this.connections.with(this.config.ledger.server, signal, work);
   }
 
-  /** Reports a provisioning step; an answer Steward will not change its mind about (4xx) is logged, not fatal. */
   private reporter(api: StewardClient, accessId: string, signal: AbortSignal): Report {
-    return async (transition, body = {}) => {
-      try {
-        await api.post(`/api/access/${encodeURIComponent(accessId)}/provisioning/${transition}`, { platform: "postgres", executor: EXECUTOR, ...body }, { signal });
-      } catch (error) {
-        if (signal.aborted || !(error instanceof FeedConsumerError) || error.retryable) throw error;
-        this.logger.warn?.(`reporting ${transition} was refused`, { accessId, error: error.message });
-      }
-    };
-  }
-}
-
-async function read<T>(api: Pick<StewardClient, "get">, path: string, signal: AbortSignal): Promise<T | undefined> {
-  try {
-    return await api.get<T>(path, { signal });
-  } catch (error) {
-    if (error instanceof FeedConsumerError && error.status === 404) return undefined;
-    throw error;
+    return provisioningReporter(api, accessId, signal, { platform: "postgres", executor: EXECUTOR }, this.logger);
   }
 }

@@ -91,4 +91,22 @@ describe("drift", () => {
   it("a masking view changed by hand is found", () => {
     expect(kinds(given({ catalog: catalog({ changedViews: new Set([`masks.${view}`]) }) }))).toEqual([`changed-mask-view a1: masking view masks.${view} was changed`]);
   });
+
+  it("a configured login no longer in its role is a removed membership, on each active access of the role", () => {
+    const members = [{ role, member: "alice" }, { role, member: "ghost" }];
+    const memberships = [{ role: "steward_team_ops", member: "bob" }];
+    // ghost is configured but has no login: nothing to give back.
+    expect(kinds(given({ members, catalog: catalog({ memberships, logins: new Set(["alice"]) }) }))).toEqual([
+      `removed-membership a1: login alice is no longer a member of role ${role}`,
+      `extra-membership a2: bob was made a member of role steward_team_ops, which the configuration does not list`,
+    ]);
+  });
+
+  it("a managed role made a member of another role is extra; a login's membership is the operator's when none is configured", () => {
+    const memberships = [
+      { role: "pg_read_all_data", member: role },
+      { role, member: "alice" },
+    ];
+    expect(kinds(given({ catalog: catalog({ memberships }) }))).toEqual([`extra-membership a1: role ${role} was made a member of role pg_read_all_data, which the connector never does`]);
+  });
 });

@@ -5,6 +5,7 @@
  * a database; the reconciler reads the inputs and repairs what this finds.
  */
 import { maskViewName } from "./grants.js";
+import type { Membership } from "./config.js";
 import { sameTarget, type Target } from "./trust.js";
 
 /** One privilege of one role, as the catalogs hold it. */
@@ -27,9 +28,13 @@ export interface CatalogState {
   tables: ReadonlyMap<string, readonly string[]>;
   /** Masking views whose definition is no longer the one the connector made (`<schema>.<view>`). */
   changedViews: ReadonlySet<string>;
+  /** Memberships in the managed roles and of them (`pg_auth_members`); absent where the engine has none to read. */
+  memberships?: readonly Membership[];
+  /** Which of the configured logins exist. */
+  logins?: ReadonlySet<string>;
 }
 
-export type DriftKind = "extra-privilege" | "missing-privilege" | "dropped-role" | "ended-access" | "replanned" | "changed-mask-view";
+export type DriftKind = "extra-privilege" | "missing-privilege" | "dropped-role" | "ended-access" | "replanned" | "changed-mask-view" | "removed-membership" | "extra-membership";
 
 export interface Drift {
   kind: DriftKind;
@@ -39,6 +44,7 @@ export interface Drift {
   /** What and where, for people: `SELECT on column shop.people.ssn`. */
   what: string;
   privilege?: Privilege;
+  membership?: Membership;
 }
 
 export interface LedgerEntry {
@@ -55,6 +61,8 @@ export interface DriftInput {
   maskSchema: string;
   /** What a target makes its role hold, when the engine's privileges differ from PostgreSQL's. */
   expected?: typeof expectedPrivileges;
+  /** The configuration's memberships; `undefined`: logins' memberships are the operator's to keep. */
+  members?: readonly Membership[];
 }
 
 export const privilegeKey = (p: Privilege): string => JSON.stringify([p.role, p.on, p.schema, p.table ?? null, p.column ?? null, p.privilege]);
@@ -130,6 +138,34 @@ export function findDrift(input: DriftInput): Drift[] {
     for (const grant of entry.target.grants ?? []) {
       const view = `${maskSchema}.${maskViewName(entry.target.role, entry.target.schema, grant.table)}`;
       if (grant.masked.length > 0 && catalog.changedViews.has(view)) drift.push({ kind: "changed-mask-view", role: entry.target.role, accessIds: [entry.accessId], what: `masking view ${view} was changed` });
+    }
+  }
+  drift.push(...membershipDrift(input, active, dropped, activeOf));
+  return drift;
+}
+
+/**
+ * Memberships: a configured login missing from a role the ledger names (removed by hand), and
+ * a membership the scheme never makes — a managed role made a member of any role, or, where the
+ * configuration lists the members, a login it does not list.
+ */
+function membershipDrift(input: DriftInput, active: readonly LedgerEntry[], dropped: ReadonlySet<string>, activeOf: (role: string) => string[]): Drift[] {
+  const { catalog, members } = input;
+  const held = catalog.memberships ?? [];
+  const key = (m: Membership) => JSON.stringify([m.role, m.member]);
+  const drift: Drift[] = [];
+  const holding = new Set(held.map(key));
+  const roles = new Set(active.map((e) => e.target.role).filter((role) => !dropped.has(role)));
+  for (const m of members ?? []) {
+    if (!roles.has(m.role) || !(catalog.logins?.has(m.member) ?? false) || holding.has(key(m))) continue;
+    drift.push({ kind: "removed-membership", role: m.role, accessIds: activeOf(m.role), what: `login ${m.member} is no longer a member of role ${m.role}`, membership: m });
+  }
+  const wanted = new Set((members ?? []).map(key));
+  for (const m of held) {
+    if (catalog.roles.has(m.member)) {
+      drift.push({ kind: "extra-membership", role: m.member, accessIds: activeOf(m.member), what: `role ${m.member} was made a member of role ${m.role}, which the connector never does`, membership: m });
+    } else if (members !== undefined && catalog.roles.has(m.role) && !wanted.has(key(m))) {
+      drift.push({ kind: "extra-membership", role: m.role, accessIds: activeOf(m.role), what: `${m.member} was made a member of role ${m.role}, which the configuration does not list`, membership: m });
     }
   }
   return drift;

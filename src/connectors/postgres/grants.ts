@@ -105,10 +105,17 @@ async function grantInside(client: pg.Client, target: Target, maskSchema: string
   }
 }
 
-/** Creates the role (NOLOGIN) if missing, and grants USAGE on the schema and what the target holds, in one transaction. */
-export async function applyGrant(client: pg.Client, target: Target, maskSchema = "steward_masked"): Promise<void> {
+/**
+ * Creates the role (NOLOGIN) if missing, makes the configured logins that exist members of it,
+ * and grants USAGE on the schema and what the target holds, in one transaction.
+ */
+export async function applyGrant(client: pg.Client, target: Target, maskSchema = "steward_masked", logins: readonly string[] = []): Promise<void> {
   await inTransaction(client, async () => {
     if (!(await roleExists(client, target.role))) await client.query(`CREATE ROLE ${ident(target.role)} NOLOGIN`);
+    if (logins.length > 0) {
+      const existing = await client.query<{ rolname: string }>("SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[]) ORDER BY rolname", [logins]);
+      for (const { rolname } of existing.rows) await client.query(`GRANT ${ident(target.role)} TO ${ident(rolname)}`);
+    }
     await grantInside(client, target, maskSchema);
   });
 }

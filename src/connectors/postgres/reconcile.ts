@@ -6,7 +6,8 @@
  */
 import type { ConsumerLogger, StewardClient } from "../../consumer/index.js";
 import type { AccessView } from "./catalog.js";
-import type { Report } from "./connector.js";
+import type { Membership } from "./config.js";
+import type { Report } from "../access-events.js";
 import { logDetail } from "./diagnostics.js";
 import { findDrift, type CatalogState, type Drift, type LedgerEntry, type Privilege } from "./drift.js";
 import { Refusal, type Target } from "./trust.js";
@@ -20,6 +21,10 @@ export interface ReconcileHost {
   readCatalog(server: string, roles: string[], schemas: string[], maskSchema: string): Promise<CatalogState>;
   /** What a target makes its role hold, in the engine's terms. */
   expected?: (target: Target, tablesOf: (schema: string) => readonly string[], maskSchema: string) => Privilege[];
+  /** The memberships the server's configuration lists, if it lists them (docs/consumers.md). */
+  members?(server: string): readonly Membership[] | undefined;
+  /** Gives removed memberships back and takes those added by hand away. */
+  fixMemberships?(server: string, give: Membership[], take: Membership[]): Promise<void>;
   /** Takes privileges added by hand away again. */
   revokeExtras(server: string, privileges: Privilege[]): Promise<void>;
   /** Makes a recorded grant whole again (idempotent). */
@@ -94,7 +99,8 @@ export async function reconcileOnce(host: ReconcileHost, api: StewardClient, sig
     const schemas = [...new Set(onServer.filter((e) => e.target.table === null && !e.target.grants).map((e) => e.target.schema))].sort();
     try {
       const catalog = await host.readCatalog(server, roles, schemas, maskSchema);
-      const drift = findDrift({ entries: onServer, desired: wanted, catalog, maskSchema, ...(host.expected ? { expected: host.expected } : {}) });
+      const members = host.members?.(server);
+      const drift = findDrift({ entries: onServer, desired: wanted, catalog, maskSchema, ...(host.expected ? { expected: host.expected } : {}), ...(members ? { members } : {}) });
       found.push(...drift);
       const failures = reportOnly || drift.length === 0 ? new Map<string, unknown>() : await repair(host, server, drift, onServer, wanted, signal);
       await report(host, drift, onServer, wanted, failures, reportOnly);
@@ -149,6 +155,12 @@ async function repair(host: ReconcileHost, server: string, drift: Drift[], entri
   const extras = drift.filter((d) => d.kind === "extra-privilege" && d.privilege);
   if (extras.length > 0) {
     await attempt([...new Set(extras.flatMap((d) => d.accessIds))], () => host.revokeExtras(server, extras.map((d) => d.privilege!)));
+  }
+  const give = drift.filter((d) => d.kind === "removed-membership" && d.membership).map((d) => d.membership!);
+  const take = drift.filter((d) => d.kind === "extra-membership" && d.membership).map((d) => d.membership!);
+  if ((give.length > 0 || take.length > 0) && host.fixMemberships) {
+    const concerned = drift.filter((d) => d.membership).flatMap((d) => d.accessIds);
+    await attempt([...new Set(concerned)], () => host.fixMemberships!(server, give, take));
   }
   const repairs = new Set(drift.filter((d) => ["missing-privilege", "dropped-role", "changed-mask-view"].includes(d.kind)).flatMap((d) => d.accessIds));
   const cut = (target: Target) => extras.some((d) => d.privilege!.role === target.role && d.privilege!.schema === target.schema);
