@@ -32,7 +32,7 @@ import { scopePermits } from "./policies/scopes.js";
 import { registerMetrics } from "./metrics/http.js";
 import { requestContext } from "./metrics/registry.js";
 import { configureParseLimits } from "./schema-formats/index.js";
-import { configureDocumentLimits } from "./modules/shared/document-limits.js";
+import { configureDocumentLimits } from "./modules/catalog/document-limits.js";
 import { closeWorkers, workerQueueDepth } from "./workers/pool.js";
 import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";

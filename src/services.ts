@@ -5,13 +5,13 @@ import { EventLog } from "./events/log.js";
 import { FeedService } from "./events/feed.js";
 import { ApiKeyService } from "./modules/api-keys/service.js";
 import { OrganizationService } from "./modules/organizations/service.js";
-import { DocumentService } from "./modules/shared/document-service.js";
-import { teamDefinition } from "./modules/teams/service.js";
+import { DocumentService } from "./modules/catalog/document-service.js";
+import { teamKind } from "./modules/teams/service.js";
 import type { Team } from "./modules/teams/shapes.js";
-import { connectorDefinition } from "./modules/connectors/service.js";
-import { dataProductDefinition } from "./modules/dataproducts/service.js";
+import { connectorKind } from "./modules/connectors/service.js";
+import { dataProductKind } from "./modules/dataproducts/service.js";
 import type { DataProduct } from "./modules/dataproducts/shapes.js";
-import { dataContractDefinition } from "./modules/datacontracts/service.js";
+import { dataContractKind } from "./modules/datacontracts/service.js";
 import type { DataContract } from "./modules/datacontracts/shapes.js";
 import { ContractVersionService } from "./modules/datacontracts/versions/service.js";
 import { AccessService } from "./modules/access/service.js";
@@ -24,17 +24,17 @@ import { LineageService } from "./modules/lineage/service.js";
 import { UsageService } from "./modules/usage/service.js";
 import { TestResultService } from "./modules/test-results/service.js";
 import { AssetService } from "./modules/assets/service.js";
-import { sourceSystemDefinition } from "./modules/sourcesystems/service.js";
+import { sourceSystemKind } from "./modules/sourcesystems/service.js";
 import type { SourceSystem } from "./modules/sourcesystems/shapes.js";
-import { definitionDefinition } from "./modules/definitions/service.js";
+import { definitionKind } from "./modules/definitions/service.js";
 import type { Definition } from "./modules/definitions/shapes.js";
-import { tagDefinition } from "./modules/tags/service.js";
+import { tagKind } from "./modules/tags/service.js";
 import type { Tag } from "./modules/tags/shapes.js";
-import { policyDefinition } from "./modules/policies/service.js";
+import { policyKind } from "./modules/policies/service.js";
 import type { Policy } from "./modules/policies/shapes.js";
-import { ClassificationSchemeService, classificationSchemeDefinition } from "./modules/classification-schemes/service.js";
+import { ClassificationSchemeService, classificationSchemeKind } from "./modules/classification-schemes/service.js";
 import type { ClassificationScheme } from "./modules/classification-schemes/shapes.js";
-import { certificationDefinition } from "./modules/certifications/service.js";
+import { certificationKind } from "./modules/certifications/service.js";
 import { checkCertificationChanges } from "./modules/certifications/assignment.js";
 import { PolicyEnforcement } from "./modules/policies/enforcement.js";
 import { PolicyDryRun } from "./modules/policies/dry-run.js";
@@ -103,12 +103,12 @@ export function createServices(config: Config, database: Database, clock: Clock)
   const apiKeys = new ApiKeyService(database, clock);
   const contractVersions = new ContractVersionService(database, clock);
   const inUse = accessesInUse(clock);
-  const policies = new DocumentService(policyDefinition, database, events, clock);
+  const policies = new DocumentService(policyKind, database, events, clock);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   const accessGates = new AccessGates(policyEnforcement);
   const people = new PeopleService(database, clock, config);
   const access = new AccessService(database, events, clock, accessGates);
-  const teams = new DocumentService(teamDefinition({ countOpenAccesses: inUse.countForTeam }), database, events, clock);
+  const teams = new DocumentService(teamKind({ countOpenAccesses: inUse.countForTeam }), database, events, clock);
   return {
     config,
     clock,
@@ -122,9 +122,9 @@ export function createServices(config: Config, database: Database, clock: Clock)
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
     teams,
-    connectors: new DocumentService(connectorDefinition, database, events, clock),
+    connectors: new DocumentService(connectorKind, database, events, clock),
     dataProducts: new DocumentService(
-      gatedDocument(dataProductDefinition({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
+      gatedDocument(dataProductKind({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
         gate: "product.publish",
         variable: "product",
         what: "Publishing the data product",
@@ -138,7 +138,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      gatedDocument(dataContractDefinition({ countOpenAccesses: inUse.countForContract, versions: contractVersions }), policyEnforcement, clock, {
+      gatedDocument(dataContractKind({ countOpenAccesses: inUse.countForContract, versions: contractVersions }), policyEnforcement, clock, {
         gate: "contract.publish",
         variable: "contract",
         what: "Publishing the data contract",
@@ -151,13 +151,13 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     access,
     assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
-    sourceSystems: new DocumentService(sourceSystemDefinition, database, events, clock),
-    definitions: new DocumentService(definitionDefinition, database, events, clock),
-    tags: new DocumentService(tagDefinition, database, events, clock),
+    sourceSystems: new DocumentService(sourceSystemKind, database, events, clock),
+    definitions: new DocumentService(definitionKind, database, events, clock),
+    tags: new DocumentService(tagKind, database, events, clock),
     testResults: new TestResultService(database, events, clock),
     policies,
-    classificationSchemes: new ClassificationSchemeService(classificationSchemeDefinition, database, events, clock),
-    certifications: new DocumentService(certificationDefinition, database, events, clock),
+    classificationSchemes: new ClassificationSchemeService(classificationSchemeKind, database, events, clock),
+    certifications: new DocumentService(certificationKind, database, events, clock),
     policyEnforcement,
     policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),

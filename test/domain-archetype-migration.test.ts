@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/platform/database/index.js";
 import { migrateToLatest } from "../src/platform/database/migrations/index.js";
-import { resourceRepository, type ListFilter } from "../src/modules/shared/resource-repository.js";
+import { resourceRepository, type ListFilter } from "../src/modules/catalog/resource-repository.js";
 import { createTestDatabase, DATABASES } from "./helpers/databases.js";
 
 /**

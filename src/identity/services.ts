@@ -8,7 +8,7 @@ import { TeamRolesService } from "./team-roles.js";
 import type { AccessService } from "../modules/access/service.js";
 import { ScimGroupService } from "../scim/groups.js";
 import { ScimUserService } from "../scim/users.js";
-import type { DocumentService } from "../modules/shared/document-service.js";
+import type { DocumentService } from "../modules/catalog/document-service.js";
 import type { Team } from "../modules/teams/shapes.js";
 import { MappedTeams } from "./team-membership.js";
 import type { EventLog } from "../events/log.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { loggedConnection, recordingQueries } from "../../../test/helpers/recorded-queries.js";
 import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
-import { resourceRepository } from "../../modules/shared/resource-repository.js";
+import { resourceRepository } from "../../modules/catalog/resource-repository.js";
 import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import { GroupCommit } from "./group-commit.js";
 import type { NewEventRow } from "../repository.js";

@@ -1,7 +1,7 @@
 import { parseInstant } from "../../platform/clock.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
-import { resourceRepository, type StoredResource } from "../shared/resource-repository.js";
+import { resourceRepository, type StoredResource } from "../catalog/resource-repository.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { findOutputPort } from "../../product-formats/ports.js";
 import { accessRepository, type AccessRecord, type ConsumerType } from "./repository.js";

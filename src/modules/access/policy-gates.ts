@@ -7,7 +7,7 @@ import { approvalState, contractRoleRequirements, eligibleFor, ineligibility, ty
 import type { Judgement } from "../../policies/rules/verdicts.js";
 import { findOutputPort } from "../../product-formats/ports.js";
 import { refusal, type PolicyEnforcement } from "../policies/enforcement.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import { approvalRepository } from "./approvals.js";
 import { present } from "./documents.js";
 import type { AccessRecord } from "./repository.js";

@@ -10,7 +10,7 @@ import type { Executor } from "../../platform/database/index.js";
 import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
 import { planPrivileges, type PrivilegesPlan } from "../../privileges/plan.js";
 import { findOutputPort } from "../../product-formats/ports.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import type { AccessRecord } from "./repository.js";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);

@@ -5,7 +5,7 @@ import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
-import type { ResourceKind } from "../shared/resource-repository.js";
+import type { ResourceKind } from "../catalog/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";
 

@@ -24,8 +24,8 @@ import {
 import type { AccessService } from "./service.js";
 import { accessJson } from "./documents.js";
 import { PrivilegesPlanSchema } from "./privileges.js";
-import { ConditionalHeaders, preconditions } from "../shared/document-routes.js";
-import { etagOfJson, tagListMatches } from "../shared/document-service.js";
+import { ConditionalHeaders, preconditions } from "../catalog/document-routes.js";
+import { etagOfJson, tagListMatches } from "../catalog/document-service.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
 

@@ -4,7 +4,7 @@ import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import { KeyCache } from "./key-cache.js";
 import { KeyLease, LEASE_MS } from "./key-lease.js";
 import { principalOf } from "../../events/log.js";

@@ -3,14 +3,14 @@ import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { invalid } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
-import { checkDocumentSize } from "../shared/document-limits.js";
-import { checkPreconditions, DocumentService, etagOfJson, type DocumentDefinition, type Preconditions } from "../shared/document-service.js";
-import { teamOwned } from "../shared/owned-documents.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import { checkDocumentSize } from "../catalog/document-limits.js";
+import { checkPreconditions, DocumentService, etagOfJson, type CatalogKind, type Preconditions } from "../catalog/document-service.js";
+import { teamOwned } from "../catalog/owned-documents.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Asset } from "./shapes.js";
 import { withMembers } from "../../platform/objects.js";
 
-export const assetDefinition: DocumentDefinition<Asset> = {
+export const assetKind: CatalogKind<Asset> = {
   kind: "asset",
   label: "Asset",
   ...teamOwned<Asset>({
@@ -46,7 +46,7 @@ export class AssetService extends DocumentService<Asset> {
     clock: Clock,
     private readonly limits: AssetLimits = { maxAssignedTags: 1000 },
   ) {
-    super(assetDefinition, database, events, clock);
+    super(assetKind, database, events, clock);
   }
 
   async assignedTags(p: Principal, id: string): Promise<string[]> {
@@ -70,9 +70,9 @@ export class AssetService extends DocumentService<Asset> {
       const existing = await resourceRepository.get<Asset>(trx, p.organizationId, "asset", id, { lock: this.database.dialect });
       // The reference product answers 422 here: the asset named in the path must exist.
       if (!existing) throw invalid(`No asset '${id}' exists in this organization.`, [{ field: "id", message: `no asset '${id}'` }]);
-      checkPreconditions(this.definition.label, id, existing.json, conditions);
+      checkPreconditions(this.catalogKind.label, id, existing.json, conditions);
       const before = existing.doc;
-      this.definition.authorize(p, id, before, before);
+      this.catalogKind.authorize(p, id, before, before);
       const current = before.assignedTags ?? [];
       if (assign === current.includes(tagId)) return { tags: current, etag: etagOfJson(existing.json) };
       // The tag's row is locked, so a concurrent deletion of the tag waits for this assignment and then sees it (409).
@@ -87,7 +87,7 @@ export class AssetService extends DocumentService<Asset> {
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = withMembers(before, { assignedTags: tags });
       const json = JSON.stringify(after);
-      checkDocumentSize(this.definition.label, json);
+      checkDocumentSize(this.catalogKind.label, json);
       await this.store(trx, emit, p, id, before, { doc: after, json });
       return { tags, etag: etagOfJson(json) };
     });

@@ -1,8 +1,8 @@
 import { policy } from "../../policies/index.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Certification } from "./shapes.js";
 
-export const certificationDefinition: DocumentDefinition<Certification> = {
+export const certificationKind: CatalogKind<Certification> = {
   kind: "certification",
   label: "Certification",
   columns: (c) => ({ title: c.name, ownerTeamId: null, status: c.restricted ? "restricted" : null, searchText: searchText(c.id, c.name, c.description, c.tag) }),

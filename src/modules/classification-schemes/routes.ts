@@ -1,7 +1,7 @@
 import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
-import type { DocumentService } from "../shared/document-service.js";
-import { documentRoutes } from "../shared/document-routes.js";
+import type { DocumentService } from "../catalog/document-service.js";
+import { documentRoutes } from "../catalog/document-routes.js";
 import { ClassificationSchemeSchema, type ClassificationScheme } from "./shapes.js";
 
 export function classificationSchemeRoutes(app: App, schemes: DocumentService<ClassificationScheme>, config: Config): void {

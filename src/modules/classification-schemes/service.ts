@@ -3,8 +3,8 @@ import type { Principal } from "../../platform/auth.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
-import { DocumentService, searchText, type DocumentDefinition } from "../shared/document-service.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import { DocumentService, searchText, type CatalogKind } from "../catalog/document-service.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import type { EventExtras } from "../../events/kinds.js";
 import type { ClassificationScheme } from "./shapes.js";
 import { classificationRepository } from "./repository.js";
@@ -12,7 +12,7 @@ import { classificationRepository } from "./repository.js";
 /** The custom property that maps a scheme to the standard `classification` field of ODCS/ODPS. */
 export const DEFAULT_PROPERTY = "classification";
 
-export const classificationSchemeDefinition: DocumentDefinition<ClassificationScheme> = {
+export const classificationSchemeKind: CatalogKind<ClassificationScheme> = {
   kind: "classificationscheme",
   label: "Classification scheme",
   // The scheme is addressed by its externalId: the path's id fills it, and a different one is refused in `validate`.

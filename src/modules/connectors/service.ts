@@ -1,9 +1,9 @@
 import { policy } from "../../policies/index.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Connector } from "./shapes.js";
 
 /** Connectors keep their feed position in Steward. They are infrastructure, not catalog: no events. */
-export const connectorDefinition: DocumentDefinition<Connector> = {
+export const connectorKind: CatalogKind<Connector> = {
   kind: "connector",
   label: "Connector",
   columns: (connector) => ({

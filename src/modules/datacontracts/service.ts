@@ -7,13 +7,13 @@ import { outputPorts } from "../../product-formats/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { parseLimits } from "../../schema-formats/index.js";
 import { parseSchemaOffThread } from "../../schema-formats/off-thread.js";
-import type { DocumentDefinition, DocumentService } from "../shared/document-service.js";
-import { resourceRepository } from "../shared/resource-repository.js";
-import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
+import type { CatalogKind, DocumentService } from "../catalog/document-service.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
+import { ownedDocument, ownerViolations } from "../catalog/owned-documents.js";
 import type { DataContract } from "./shapes.js";
 import { contractView } from "../../contract-view/view.js";
 import { yamlSourceOf } from "../../platform/yaml-sources.js";
-import { documentLimits } from "../shared/document-limits.js";
+import { documentLimits } from "../catalog/document-limits.js";
 import { contractYamlRepository } from "./yaml-repository.js";
 import type { ContractVersionService } from "./versions/service.js";
 
@@ -55,7 +55,7 @@ const ownerlessAllowed = (contract: DataContract) => contractFormatOf(contract).
 const HOW_TO_OWN =
   "A team names itself the owner of an ODCS contract in `team.name` (v3.1 and later), in a custom property `owner` (customProperties: [{property: owner, value: <team id>}]) or in `domain`; of a Data Contract Specification contract in `info.owner`.";
 
-export function dataContractDefinition(hooks: DataContractHooks): DocumentDefinition<DataContract> {
+export function dataContractKind(hooks: DataContractHooks): CatalogKind<DataContract> {
   return {
     kind: "datacontract",
     label: "Data contract",
@@ -88,7 +88,7 @@ export function dataContractDefinition(hooks: DataContractHooks): DocumentDefini
 }
 
 /** Every write keeps its document as a version; an update passes the breaking-change gate first. */
-function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition<DataContract>, "review" | "written"> {
+function versionHooks(versions: ContractVersionService): Pick<CatalogKind<DataContract>, "review" | "written"> {
   return {
     review: async (ex, p, before, after, options) => versions.review(ex, p, before, after, options.allowBreaking === "true"),
     written: async (ex, p, id, after) => (after === undefined ? versions.forget(ex, p.organizationId, id) : versions.record(ex, p, id, after.doc, after.json)),
@@ -100,7 +100,7 @@ function versionHooks(versions: ContractVersionService): Pick<DocumentDefinition
  * written as JSON has none and is read as generated YAML (docs/formats.md). The text is held to
  * the stored-document limit like the document itself.
  */
-function yamlHooks(versions: Pick<DocumentDefinition<DataContract>, "review" | "written">): Pick<DocumentDefinition<DataContract>, "review" | "written" | "unchanged"> {
+function yamlHooks(versions: Pick<CatalogKind<DataContract>, "review" | "written">): Pick<CatalogKind<DataContract>, "review" | "written" | "unchanged"> {
   const keep = async (ex: Executor, organizationId: string, id: string, doc: DataContract) => {
     const text = yamlSourceOf(doc) ?? null;
     if (text !== null) checkYamlSize(text);

@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
 import { SafeText } from "../../platform/http/shapes.js";
 import type { App } from "../../platform/http/types.js";
-import type { DocumentService } from "../shared/document-service.js";
-import { documentRoutes } from "../shared/document-routes.js";
-import { ownedFilters } from "../shared/owned-documents.js";
+import type { DocumentService } from "../catalog/document-service.js";
+import { documentRoutes } from "../catalog/document-routes.js";
+import { ownedFilters } from "../catalog/owned-documents.js";
 import { DataProductSchema, type DataProduct } from "./shapes.js";
 
 const owned = ownedFilters("ODPS `domain` or the Data Product Specification's `info.domain`");

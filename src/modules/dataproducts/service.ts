@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { Executor } from "../../platform/database/index.js";
 import type { FieldViolation } from "../../platform/errors.js";
 import { productFormatOf } from "../../product-formats/index.js";
-import type { DocumentDefinition } from "../shared/document-service.js";
-import { ownedDocument, ownerViolations } from "../shared/owned-documents.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import type { CatalogKind } from "../catalog/document-service.js";
+import { ownedDocument, ownerViolations } from "../catalog/owned-documents.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Emit } from "../../events/log.js";
 import { outputPorts, type OutputPortView } from "../../product-formats/ports.js";
 import type { DataProduct } from "./shapes.js";
@@ -52,7 +52,7 @@ async function portViolations(ex: Executor, organizationId: string, product: Dat
   return violations;
 }
 
-export function dataProductDefinition(hooks: DataProductHooks, limits: DataProductLimits): DocumentDefinition<DataProduct> {
+export function dataProductKind(hooks: DataProductHooks, limits: DataProductLimits): CatalogKind<DataProduct> {
   return {
     kind: "dataproduct",
     label: "Data product",

@@ -1,8 +1,8 @@
-import type { DocumentDefinition } from "../shared/document-service.js";
-import { teamOwned } from "../shared/owned-documents.js";
+import type { CatalogKind } from "../catalog/document-service.js";
+import { teamOwned } from "../catalog/owned-documents.js";
 import type { Definition } from "./shapes.js";
 
-export const definitionDefinition: DocumentDefinition<Definition> = {
+export const definitionKind: CatalogKind<Definition> = {
   kind: "definition",
   label: "Definition",
   ...teamOwned<Definition>({

@@ -3,7 +3,7 @@ import type { Database } from "../../platform/database/index.js";
 import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
-import { sendStored } from "../shared/document-routes.js";
+import { sendStored } from "../catalog/document-routes.js";
 import { lineageGraph, MAX_GRAPH_EDGES, MAX_GRAPH_NODES } from "./graph.js";
 import type { LineageService } from "./service.js";
 import {

@@ -8,7 +8,7 @@ import { badRequest, invalid, notFound, type FieldViolation } from "../../platfo
 import { createAjv, standardViolations } from "../../platform/validation.js";
 import type { EventLog, Emit } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import { documentLimits } from "../shared/document-limits.js";
+import { documentLimits } from "../catalog/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
 import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
 import { raiseIfWithoutAgreement } from "./violations.js";

@@ -4,7 +4,7 @@ import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Executor } from "../../platform/database/index.js";
 import type { Gate } from "../../policies/rules/gates.js";
-import type { Document, DocumentDefinition } from "../shared/document-service.js";
+import type { Document, CatalogKind } from "../catalog/document-service.js";
 import { refusal, type PolicyEnforcement } from "./enforcement.js";
 
 export interface DocumentGate<D extends Document> {
@@ -29,12 +29,12 @@ export const PUBLISHED = new Set(["active"]);
  * (status `active`, any letter case) is judged by the organization's policies at `gate`; a deny
  * refuses it with 422, and warnings are carried in the Created/Updated event's `verdicts`.
  */
-export function gatedDocument<D extends Document>(definition: DocumentDefinition<D>, enforcement: PolicyEnforcement, clock: Clock, o: DocumentGate<D>): DocumentDefinition<D> {
+export function gatedDocument<D extends Document>(base: CatalogKind<D>, enforcement: PolicyEnforcement, clock: Clock, o: DocumentGate<D>): CatalogKind<D> {
   return {
-    ...definition,
+    ...base,
     async gate(ex, p, before, after) {
       await o.before?.(ex, p, before, after);
-      const earlier = await definition.gate?.(ex, p, before, after);
+      const earlier = await base.gate?.(ex, p, before, after);
       if (!PUBLISHED.has((o.statusOf(after) ?? "").toLowerCase())) return earlier;
       const input = { [o.variable]: after, previous: before ?? {}, now: clock.now().toISOString() };
       const judgement = await enforcement.judge(ex, p.organizationId, o.gate, input);
@@ -44,7 +44,7 @@ export function gatedDocument<D extends Document>(definition: DocumentDefinition
     emitChange(emit, id, before, after, extras) {
       const verdicts = extras?.verdicts;
       const carrying: Emit = verdicts === undefined ? emit : (kind, subject, more, comment) => emit(kind, subject, o.events.includes(kind) && subject === id ? { ...more, verdicts } : more, comment);
-      definition.emitChange(carrying, id, before, after, extras);
+      base.emitChange(carrying, id, before, after, extras);
     },
   };
 }

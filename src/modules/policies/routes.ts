@@ -1,8 +1,8 @@
 import type { Config } from "../../platform/config.js";
 import { errors, IdParams } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
-import type { DocumentService } from "../shared/document-service.js";
-import { documentRoutes } from "../shared/document-routes.js";
+import type { DocumentService } from "../catalog/document-service.js";
+import { documentRoutes } from "../catalog/document-routes.js";
 import type { PolicyDryRun } from "./dry-run.js";
 import { AccessPolicyViewSchema, type AccessPolicyPreview } from "./access-preview.js";
 import { DraftEvaluationRequestSchema, DraftEvaluationSchema, type DraftEvaluationRequest, DryRunSchema, EvaluateSchema, PolicySchema, type Policy, type Rule } from "./shapes.js";

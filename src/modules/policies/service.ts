@@ -2,7 +2,7 @@ import type { FieldViolation } from "../../platform/errors.js";
 import { policy } from "../../policies/index.js";
 import { compileRule } from "../../policies/rules/check.js";
 import { variablesOf } from "../../policies/rules/gates.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Policy, Rule } from "./shapes.js";
 
 /** Gates where an access waits: the only ones where a rule may require approvals. */
@@ -25,7 +25,7 @@ export function ruleViolations(rule: Rule, field = "rule"): FieldViolation[] {
   return violations;
 }
 
-export const policyDefinition: DocumentDefinition<Policy> = {
+export const policyKind: CatalogKind<Policy> = {
   kind: "policy",
   label: "Policy",
   columns: (p) => ({ title: p.name, ownerTeamId: null, status: p.status ?? "Draft", searchText: searchText(p.id, p.name, p.content) }),

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
-import type { ResourceKind } from "../shared/resource-repository.js";
-import { hasTag } from "../shared/document-tags.js";
+import type { ResourceKind } from "../catalog/resource-repository.js";
+import { hasTag } from "../catalog/document-tags.js";
 import { postgresQuery, sqliteMatch } from "./terms.js";
 
 export interface SearchFilter {

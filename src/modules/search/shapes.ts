@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { SafeText } from "../../platform/http/shapes.js";
 import type { PageKind } from "../../platform/http/page-paths.js";
-import type { ResourceKind } from "../shared/resource-repository.js";
+import type { ResourceKind } from "../catalog/resource-repository.js";
 
 /** The searchable kinds by the reference product's names (and Steward's `SOURCE_SYSTEM`). */
 export const RESOURCE_TYPES = {

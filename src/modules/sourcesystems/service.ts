@@ -1,8 +1,8 @@
-import type { DocumentDefinition } from "../shared/document-service.js";
-import { teamOwned } from "../shared/owned-documents.js";
+import type { CatalogKind } from "../catalog/document-service.js";
+import { teamOwned } from "../catalog/owned-documents.js";
 import type { SourceSystem } from "./shapes.js";
 
-export const sourceSystemDefinition: DocumentDefinition<SourceSystem> = {
+export const sourceSystemKind: CatalogKind<SourceSystem> = {
   kind: "sourcesystem",
   label: "Source system",
   ...teamOwned<SourceSystem>({

@@ -1,8 +1,8 @@
 import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
-import type { DocumentService } from "../shared/document-service.js";
-import { documentRoutes } from "../shared/document-routes.js";
-import { ownerFilter } from "../shared/owned-documents.js";
+import type { DocumentService } from "../catalog/document-service.js";
+import { documentRoutes } from "../catalog/document-routes.js";
+import { ownerFilter } from "../catalog/owned-documents.js";
 import { TagId, TagSchema, type Tag } from "./shapes.js";
 import { normalizeTagId } from "./tag-ids.js";
 

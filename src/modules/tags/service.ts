@@ -1,6 +1,6 @@
-import type { DocumentDefinition } from "../shared/document-service.js";
-import { teamOwned } from "../shared/owned-documents.js";
-import { resourceRepository } from "../shared/resource-repository.js";
+import type { CatalogKind } from "../catalog/document-service.js";
+import { teamOwned } from "../catalog/owned-documents.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Tag } from "./shapes.js";
 import { conflict } from "../../platform/errors.js";
 import { tagRepository } from "./repository.js";
@@ -16,7 +16,7 @@ const owned = teamOwned<Tag>({
   searchOf: (t) => [t.info?.description],
 });
 
-export const tagDefinition: DocumentDefinition<Tag> = {
+export const tagKind: CatalogKind<Tag> = {
   kind: "tag",
   label: "Tag",
   ...owned,

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
 import type { App } from "../../platform/http/types.js";
-import type { DocumentService } from "../shared/document-service.js";
-import { documentRoutes } from "../shared/document-routes.js";
+import type { DocumentService } from "../catalog/document-service.js";
+import { documentRoutes } from "../catalog/document-routes.js";
 import { TeamSchema, type Team } from "./shapes.js";
 
 export function teamRoutes(app: App, teams: DocumentService<Team>, config: Config): void {

@@ -3,8 +3,8 @@ import { conflict } from "../../platform/errors.js";
 import { policy, writeOperation } from "../../policies/index.js";
 import { audienceRepository } from "../../notifications/audience-repository.js";
 import { apiKeyRepository } from "../api-keys/repository.js";
-import { resourceRepository } from "../shared/resource-repository.js";
-import { searchText, type DocumentDefinition } from "../shared/document-service.js";
+import { resourceRepository } from "../catalog/resource-repository.js";
+import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Team } from "./shapes.js";
 
 export interface TeamHooks {
@@ -12,7 +12,7 @@ export interface TeamHooks {
   countOpenAccesses(ex: Executor, organizationId: string, teamId: string): Promise<number>;
 }
 
-export function teamDefinition(hooks: TeamHooks): DocumentDefinition<Team> {
+export function teamKind(hooks: TeamHooks): CatalogKind<Team> {
   return {
     kind: "team",
     label: "Team",

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { Config } from "../../platform/config.js";
 import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
-import { sendStored } from "../shared/document-routes.js";
+import { sendStored } from "../catalog/document-routes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { TestResultService } from "./service.js";
 import { LatestTestResultsSchema, TestResultsSchema } from "./shapes.js";

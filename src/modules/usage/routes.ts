@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, IdParams, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
-import { sendStored } from "../shared/document-routes.js";
+import { sendStored } from "../catalog/document-routes.js";
 import type { StoredSpan } from "./repository.js";
 import type { UsageService } from "./service.js";
 import { MAX_SPANS_PER_REQUEST, TracesAnswerSchema, TracesDeletedSchema, TracesDeleteQuery, TracesListQuery, UsageSummarySchema } from "./shapes.js";

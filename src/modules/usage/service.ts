@@ -8,7 +8,7 @@ import { badRequest, invalid, notFound, type FieldViolation } from "../../platfo
 import { createAjv, standardViolations } from "../../platform/validation.js";
 import type { EventLog, Emit } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import { documentLimits } from "../shared/document-limits.js";
+import { documentLimits } from "../catalog/document-limits.js";
 import { lineageRepository } from "../lineage/repository.js";
 import { raiseIfWithoutAgreement } from "../lineage/violations.js";
 import { spanCount, spanUses, type SpanUse } from "./otlp.js";

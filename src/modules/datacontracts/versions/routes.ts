@@ -7,7 +7,7 @@ import { principalOf, type App } from "../../../platform/http/types.js";
 import type { ContractVersionService } from "./service.js";
 import { ChangeReportSchema, ChangesQuery, ContractVersionSummarySchema, VersionParams } from "./shapes.js";
 import { DataContractSchema } from "../shapes.js";
-import { sendStored } from "../../shared/document-routes.js";
+import { sendStored } from "../../catalog/document-routes.js";
 
 /** A contract's versions and the differences between them (docs/product.md §9). */
 export function contractVersionRoutes(app: App, versions: ContractVersionService): void {

@@ -12,8 +12,8 @@ import type { Database, Executor } from "../../../platform/database/index.js";
 import { invalid, notFound, ProblemWithMembers } from "../../../platform/errors.js";
 import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
-import { resourceRepository } from "../../shared/resource-repository.js";
-import { checkDocumentSize, documentLimits } from "../../shared/document-limits.js";
+import { resourceRepository } from "../../catalog/resource-repository.js";
+import { checkDocumentSize, documentLimits } from "../../catalog/document-limits.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
 

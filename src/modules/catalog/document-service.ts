@@ -19,7 +19,7 @@ export type Document = Record<string, unknown> & { id: string };
  * read, list, delete, the event transaction — is the same for teams, data products, data
  * contracts and connectors, and lives in DocumentService.
  */
-export interface DocumentDefinition<D extends Document> {
+export interface CatalogKind<D extends Document> {
   kind: ResourceKind;
   /** Human name used in messages, e.g. "Data product". */
   label: string;
@@ -61,7 +61,7 @@ export interface DocumentDefinition<D extends Document> {
   checkDeletable?(ex: Executor, organizationId: string, doc: D): Promise<void>;
 }
 
-/** Query parameters of a PUT that a definition's `review` may read (`allowBreaking`). */
+/** Query parameters of a PUT that a kind's `review` may read (`allowBreaking`). */
 export type WriteOptions = Record<string, string | undefined>;
 
 export interface PutResult<D> {
@@ -117,7 +117,7 @@ export class DocumentService<D extends Document> {
   readonly #reads: DocumentReads;
 
   constructor(
-    readonly definition: DocumentDefinition<D>,
+    readonly catalogKind: CatalogKind<D>,
     protected readonly database: Database,
     protected readonly events: EventLog,
     protected readonly clock: Clock,
@@ -131,14 +131,14 @@ export class DocumentService<D extends Document> {
         { field: "id", message: `must equal '${id}' or be absent` },
       ]);
     }
-    // A YAML body's text stays known for the copy, for a definition that keeps it (data contracts).
+    // A YAML body's text stays known for the copy, for a kind that keeps it (data contracts).
     const incoming = keepYamlSource(body, withMembers(body, { id }) as D);
     // Stringified once: measured against the limit, then, unless `prepare` makes another document
     // of it, stored, kept as a contract version, digested for the ETag and sent as the answer.
     const incomingJson = JSON.stringify(incoming);
     // Size first: a document over the limit is not parsed at all.
-    checkDocumentSize(this.definition.label, incomingJson);
-    const prechecked = (await this.definition.precheck?.(incoming)) ?? [];
+    checkDocumentSize(this.catalogKind.label, incomingJson);
+    const prechecked = (await this.catalogKind.precheck?.(incoming)) ?? [];
     // The ETag is digested after the transaction: a big document's hash need not hold the group.
     const written = await this.events.transaction(p, (trx, emit) => this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, options));
     const { doc, created, json } = written;
@@ -153,30 +153,30 @@ export class DocumentService<D extends Document> {
   async putWithin(trx: Executor, emit: Emit, p: Principal, id: string, body: D, conditions: Preconditions = {}): Promise<PutResult<D>> {
     const incoming = withMembers(body, { id }) as D;
     const incomingJson = JSON.stringify(incoming);
-    checkDocumentSize(this.definition.label, incomingJson);
-    const prechecked = (await this.definition.precheck?.(incoming)) ?? [];
+    checkDocumentSize(this.catalogKind.label, incomingJson);
+    const prechecked = (await this.catalogKind.precheck?.(incoming)) ?? [];
     const { doc, created, json } = await this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, {});
     return { doc, created, json, etag: etagOfJson(json) };
   }
 
   /** The checks and the write of `put` and `putWithin`, inside the change's transaction. */
   private async writeIn(trx: Executor, emit: Emit, p: Principal, id: string, incoming: D, incomingJson: string, prechecked: FieldViolation[], conditions: Preconditions, options: WriteOptions) {
-    const { kind } = this.definition;
+    const { kind } = this.catalogKind;
     const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
     const before = existing?.doc;
-    checkPreconditions(this.definition.label, id, existing?.json, conditions);
-    const after = this.definition.prepare ? this.definition.prepare(incoming, before) : incoming;
-    this.definition.authorize(p, id, before, after);
-    const violations = [...((await this.definition.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
-    if (violations.length > 0) throw invalid(`The ${this.definition.label.toLowerCase()} is not valid.`, violations);
+    checkPreconditions(this.catalogKind.label, id, existing?.json, conditions);
+    const after = this.catalogKind.prepare ? this.catalogKind.prepare(incoming, before) : incoming;
+    this.catalogKind.authorize(p, id, before, after);
+    const violations = [...((await this.catalogKind.validate?.(trx, p.organizationId, after)) ?? []), ...prechecked];
+    if (violations.length > 0) throw invalid(`The ${this.catalogKind.label.toLowerCase()} is not valid.`, violations);
     // A PUT that changes nothing writes nothing and tells no one.
     if (existing !== undefined && isDeepStrictEqual(before, after)) {
-      await this.definition.unchanged?.(trx, p, id, incoming);
+      await this.catalogKind.unchanged?.(trx, p, id, incoming);
       return { doc: existing.doc, created: false, json: existing.json };
     }
-    if (before !== undefined) await this.definition.checkUpdatable?.(trx, p.organizationId, before, after);
-    const reviewed = before === undefined ? undefined : await this.definition.review?.(trx, p, before, after, options);
-    const gated = await this.definition.gate?.(trx, p, before, after);
+    if (before !== undefined) await this.catalogKind.checkUpdatable?.(trx, p.organizationId, before, after);
+    const reviewed = before === undefined ? undefined : await this.catalogKind.review?.(trx, p, before, after, options);
+    const gated = await this.catalogKind.gate?.(trx, p, before, after);
     const extras = gated === undefined ? reviewed : { ...reviewed, ...gated };
     const json = after === incoming ? incomingJson : JSON.stringify(after);
     await this.store(trx, emit, p, id, before, { doc: after, json }, extras);
@@ -185,17 +185,17 @@ export class DocumentService<D extends Document> {
 
   /**
    * Writes `after` (and its JSON text) in place of `before` (undefined: a new document) inside the
-   * change's transaction, with what every write of a document does: its columns, the definition's
+   * change's transaction, with what every write of a document does: its columns, the kind's
    * `written` step and its events. Checks are the caller's.
    */
   protected async store(trx: Executor, emit: Emit, p: Principal, id: string, before: D | undefined, after: { doc: D; json: string }, extras?: EventExtras): Promise<void> {
-    const { kind } = this.definition;
-    const columns = withMembers(this.definition.columns(after.doc), { json: after.json });
+    const { kind } = this.catalogKind;
+    const columns = withMembers(this.catalogKind.columns(after.doc), { json: after.json });
     const at = this.clock.now().toISOString();
     if (before === undefined) await resourceRepository.insert(trx, p.organizationId, kind, id, columns, at);
     else await resourceRepository.update(trx, p.organizationId, kind, id, columns, at);
-    await this.definition.written?.(trx, p, id, after);
-    this.definition.emitChange(emit, id, before, after.doc, extras);
+    await this.catalogKind.written?.(trx, p, id, after);
+    this.catalogKind.emitChange(emit, id, before, after.doc, extras);
   }
 
   async get(p: Principal, id: string): Promise<D> {
@@ -210,41 +210,41 @@ export class DocumentService<D extends Document> {
    */
   async authorizeBeforeBody(p: Principal, id: string): Promise<void> {
     if (p.scope === "organization") return;
-    const stored = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
-    this.definition.authorize(p, id, stored?.doc, stored?.doc);
+    const stored = await this.#reads.get<D>(p.organizationId, this.catalogKind.kind, id);
+    this.catalogKind.authorize(p, id, stored?.doc, stored?.doc);
   }
 
   /** One document as stored: its JSON text at hand, the document parsed only when read. */
   async getStored(p: Principal, id: string): Promise<StoredResource<D>> {
-    this.definition.authorizeRead?.(p);
-    const found = await this.#reads.get<D>(p.organizationId, this.definition.kind, id);
-    if (!found) throw notFound(this.definition.label, id);
+    this.catalogKind.authorizeRead?.(p);
+    const found = await this.#reads.get<D>(p.organizationId, this.catalogKind.kind, id);
+    if (!found) throw notFound(this.catalogKind.label, id);
     return found;
   }
 
   /** The document with this id, as an internal read (no authorization): undefined when there is none. */
   async find(organizationId: string, id: string, ex: Executor = this.database.db): Promise<D | undefined> {
-    return (await resourceRepository.get<D>(ex, organizationId, this.definition.kind, id))?.doc;
+    return (await resourceRepository.get<D>(ex, organizationId, this.catalogKind.kind, id))?.doc;
   }
 
   /** One page of documents as stored (see `getStored`); `cut` says the page ended at the byte limit with more to follow. */
   async listStored(p: Principal, filter: ListFilter): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
-    this.definition.authorizeRead?.(p);
+    this.catalogKind.authorizeRead?.(p);
     const { pageBytes } = documentLimits();
-    return resourceRepository.list<D>(this.database.db, p.organizationId, this.definition.kind, filter, pageBytes, this.database.dialect);
+    return resourceRepository.list<D>(this.database.db, p.organizationId, this.catalogKind.kind, filter, pageBytes, this.database.dialect);
   }
 
   async delete(p: Principal, id: string, conditions: Preconditions = {}): Promise<void> {
-    const { kind } = this.definition;
+    const { kind } = this.catalogKind;
     await this.events.transaction(p, async (trx, emit) => {
       const existing = await resourceRepository.get<D>(trx, p.organizationId, kind, id, { lock: this.database.dialect });
-      if (!existing) throw notFound(this.definition.label, id);
-      checkPreconditions(this.definition.label, id, existing.json, { ifMatch: conditions.ifMatch });
-      this.definition.authorize(p, id, existing.doc, undefined);
-      await this.definition.checkDeletable?.(trx, p.organizationId, existing.doc);
+      if (!existing) throw notFound(this.catalogKind.label, id);
+      checkPreconditions(this.catalogKind.label, id, existing.json, { ifMatch: conditions.ifMatch });
+      this.catalogKind.authorize(p, id, existing.doc, undefined);
+      await this.catalogKind.checkDeletable?.(trx, p.organizationId, existing.doc);
       await resourceRepository.delete(trx, p.organizationId, kind, id);
-      await this.definition.written?.(trx, p, id, undefined);
-      this.definition.emitChange(emit, id, existing.doc, undefined);
+      await this.catalogKind.written?.(trx, p, id, undefined);
+      this.catalogKind.emitChange(emit, id, existing.doc, undefined);
     });
   }
 }

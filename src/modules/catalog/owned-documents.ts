@@ -6,7 +6,7 @@ import type { FieldViolation } from "../../platform/errors.js";
 import { SafeText } from "../../platform/http/shapes.js";
 import { policy, writeOperation } from "../../policies/index.js";
 import { resourceRepository } from "./resource-repository.js";
-import { searchText, type Document, type DocumentDefinition } from "./document-service.js";
+import { searchText, type Document, type CatalogKind } from "./document-service.js";
 import { documentWords } from "./document-words.js";
 import type { DocumentRoutesOptions } from "./document-routes.js";
 
@@ -23,7 +23,7 @@ export function ownedDocument<D extends Document>(
     /** Where a document names its owner, said in every refusal. */
     howToOwn?: string;
   } = {},
-): Pick<DocumentDefinition<D>, "columns" | "authorize"> {
+): Pick<CatalogKind<D>, "columns" | "authorize"> {
   const ownerOf = (doc: D) => facts(doc).owner ?? (options.ownerless?.(doc) ? null : undefined);
   return {
     columns: (doc) => {
@@ -117,7 +117,7 @@ export function teamOwned<D extends Document>(options: {
   titleOf(doc: D): string | undefined;
   statusOf?(doc: D): string | undefined;
   searchOf(doc: D): unknown[];
-}): Pick<DocumentDefinition<D>, "columns" | "authorize" | "validate"> {
+}): Pick<CatalogKind<D>, "columns" | "authorize" | "validate"> {
   return {
     columns: (doc) => ({
       title: options.titleOf(doc) ?? null,
