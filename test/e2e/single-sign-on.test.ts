@@ -117,9 +117,10 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("single sign-on with an Open
     expect(cySession.body.user.email).toBe("cy@example.com");
     expect(cySession.body.organizations).toEqual([]);
 
-    // Signing out ends the session.
+    // Signing out ends the session here, and names the provider's sign-out address for the browser.
     const signOut = await page.request.post(`${t.url}/auth/sign-out`, { headers: { "x-csrf-token": session.body.csrfToken, origin: t.url } });
-    expect(signOut.status()).toBe(204);
+    expect(signOut.status()).toBe(200);
+    expect(new URL((await signOut.json()).providerSignOutUrl).searchParams.get("id_token_hint")).toBeTruthy();
     expect((await sessionOf(page)).status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import type { FastifyBaseLogger } from "fastify";
-import { PeriodicTask } from "../../platform/periodic.js";
+import { Retention, RETENTION_BATCH } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
@@ -18,9 +18,6 @@ import { MAX_DATASETS_PER_REQUEST, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunE
 /** Most data products whose ports a post maps datasets against. */
 const MAX_MAPPED_PRODUCTS = 10_000;
 /** Most old events one post, or one step of the periodic sweep, removes. */
-const RETENTION_SWEEP = 1000;
-/** How often the retention sweep runs, for organizations that post nothing new. */
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 const validateRunEvent: ValidateFunction = createAjv().compile(RunEventSchema);
 
@@ -98,14 +95,16 @@ function catalogProduct(row: ProductRow): CatalogProduct {
 }
 
 export class LineageService {
-  private sweeper?: PeriodicTask;
+  private readonly retention: Retention;
 
   constructor(
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
-    private readonly retentionDays: number,
-  ) {}
+    retentionDays: number,
+  ) {
+    this.retention = new Retention("lineage", clock, retentionDays, (cutoff, limit) => lineageRepository.deleteAnyStoredBefore(database.db, cutoff, limit));
+  }
 
   /**
    * Stores run events with their job–dataset edges, removes events past the retention, and records
@@ -146,7 +145,7 @@ export class LineageService {
         ports ??= mapPorts((await lineageRepository.products(trx, p.organizationId, MAX_MAPPED_PRODUCTS)).map(catalogProduct));
         violations += await this.checkReads(trx, emit, p.organizationId, event, consumer, ports, now);
       }
-      await lineageRepository.deleteStoredBefore(trx, p.organizationId, this.cutoff(now), RETENTION_SWEEP);
+      await lineageRepository.deleteStoredBefore(trx, p.organizationId, this.retention.cutoff(now), RETENTION_BATCH);
       return { accepted: runEvents.length, violations };
     });
   }
@@ -189,27 +188,16 @@ export class LineageService {
 
   /** Starts the hourly retention sweep (the server starts and stops it). */
   start(logger: FastifyBaseLogger): void {
-    this.sweeper = new PeriodicTask(() => this.sweep(), SWEEP_INTERVAL_MS, (error) => logger.error({ err: error }, "lineage retention sweep failed; retrying"));
-    this.sweeper.start();
+    this.retention.start(logger);
   }
 
   async stop(): Promise<void> {
-    await this.sweeper?.stop();
+    await this.retention.stop();
   }
 
-  /** Removes every organization's events past the retention, a thousand at a time; answers how many. */
-  async sweep(): Promise<number> {
-    const cutoff = this.cutoff(this.clock.now());
-    let removed = 0;
-    for (;;) {
-      const n = await lineageRepository.deleteAnyStoredBefore(this.database.db, cutoff, RETENTION_SWEEP);
-      removed += n;
-      if (n < RETENTION_SWEEP || this.sweeper?.stopping === true) return removed;
-    }
-  }
-
-  private cutoff(now: Date): string {
-    return new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
+  /** Removes every organization's events past the retention; answers how many. */
+  sweep(): Promise<number> {
+    return this.retention.sweep();
   }
 
   /** Stored events as JSON text, oldest first; `limit` is one more than the page for the next-page probe. */

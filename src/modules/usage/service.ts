@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import type { FastifyBaseLogger } from "fastify";
-import { PeriodicTask } from "../../platform/periodic.js";
+import { Retention, RETENTION_BATCH } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
@@ -17,9 +17,6 @@ import { CatalogLookups, resolveUse, UNKNOWN_SERVICE, type ResolvedUse } from ".
 import { MAX_SPAN_BYTES, MAX_SPANS_PER_REQUEST, TracesRequestSchema, type TracesRequest, type UsageSummary } from "./shapes.js";
 
 /** Most old spans one post, or one step of the periodic sweep, removes. */
-const RETENTION_SWEEP = 1000;
-/** How often the retention sweep runs, for organizations that post nothing new. */
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** Most consumers a summary lists. */
 const SUMMARY_CONSUMERS = 1000;
 /** Most rejected spans whose reasons an answer spells out. */
@@ -64,14 +61,16 @@ function posterTeam(p: Principal, use: ResolvedUse): string | null {
 }
 
 export class UsageService {
-  private sweeper?: PeriodicTask;
+  private readonly retention: Retention;
 
   constructor(
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
-    private readonly retentionDays: number,
-  ) {}
+    retentionDays: number,
+  ) {
+    this.retention = new Retention("usage", clock, retentionDays, (cutoff, limit) => usageRepository.deleteAnyStoredBefore(database.db, cutoff, limit));
+  }
 
   /**
    * Stores each span that used a data product, port or access (docs/lineage.md, "Usage"), rejects
@@ -113,7 +112,7 @@ export class UsageService {
         });
         await this.checkUse(trx, emit, p.organizationId, use, resolved, now);
       }
-      await usageRepository.deleteStoredBefore(trx, p.organizationId, this.cutoff(now), RETENTION_SWEEP);
+      await usageRepository.deleteStoredBefore(trx, p.organizationId, this.retention.cutoff(now), RETENTION_BATCH);
       if (reasons.length === 0) return {};
       const more = reasons.length > REASONS_SHOWN ? `; and ${reasons.length - REASONS_SHOWN} more` : "";
       return { partialSuccess: { rejectedSpans: reasons.length, errorMessage: reasons.slice(0, REASONS_SHOWN).join("; ") + more } };
@@ -178,26 +177,15 @@ export class UsageService {
 
   /** Starts the hourly retention sweep (the server starts and stops it). */
   start(logger: FastifyBaseLogger): void {
-    this.sweeper = new PeriodicTask(() => this.sweep(), SWEEP_INTERVAL_MS, (error) => logger.error({ err: error }, "usage retention sweep failed; retrying"));
-    this.sweeper.start();
+    this.retention.start(logger);
   }
 
   async stop(): Promise<void> {
-    await this.sweeper?.stop();
+    await this.retention.stop();
   }
 
-  /** Removes every organization's spans past the retention, a thousand at a time; answers how many. */
-  async sweep(): Promise<number> {
-    const cutoff = this.cutoff(this.clock.now());
-    let removed = 0;
-    for (;;) {
-      const n = await usageRepository.deleteAnyStoredBefore(this.database.db, cutoff, RETENTION_SWEEP);
-      removed += n;
-      if (n < RETENTION_SWEEP || this.sweeper?.stopping === true) return removed;
-    }
-  }
-
-  private cutoff(now: Date): string {
-    return new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
+  /** Removes every organization's spans past the retention; answers how many. */
+  sweep(): Promise<number> {
+    return this.retention.sweep();
   }
 }
