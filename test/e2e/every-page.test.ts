@@ -9,7 +9,7 @@ import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.j
  * from a route that answers 404).
  */
 
-describe("every page, without console errors or failed requests", () => {
+describe("every page, without console errors or failed requests", { timeout: 120_000 }, () => {
   let t: TestServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -80,6 +80,7 @@ describe("every page, without console errors or failed requests", () => {
       "/settings",
       "/settings/api-keys",
       "/settings/members",
+      "/settings/identity",
     ];
     for (const path of pages) {
       const before = problems.length;
