@@ -18,6 +18,7 @@ describe.each(DATABASES)("the steward command (%s)", (kind) => {
     expect(again.stdout).toMatch(/up to date/);
   });
 
+  // Seven processes, each compiling the CLI from source: more than the default 30 s on two busy cores.
   it("creates organizations and keys, printing JSON with --json", async () => {
     const org = await runCli(["org", "create", "--name", "acme", "--json", "--database-url", database.url]);
     expect(org.code, org.stderr).toBe(0);
@@ -56,7 +57,7 @@ describe.each(DATABASES)("the steward command (%s)", (kind) => {
       server.child.kill("SIGTERM");
       await server.exited;
     }
-  });
+  }, 120_000);
 
   it("creates keys of every scope with --scope, a person's with --user", async () => {
     const org = JSON.parse((await runCli(["org", "create", "--name", "scoped", "--json"], { DATABASE_URL: database.url })).stdout);

@@ -88,13 +88,14 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
       expect(res.body.violations).toEqual([expect.objectContaining({ field: "name", line: 1 })]);
     }
     expect(latencies.length).toBeGreaterThan(2);
-    // A machine shared with other work stalls any process now and then: 95 % of the answers must
-    // come within the bound and every one within three times it. A parse on the event loop holds
-    // every answer during its seconds, so most of them would miss it.
+    // A machine shared with other work stalls any process now and then (a single answer of 302 ms
+    // was seen beside a parallel test file, the loop's other answers in 2–50 ms): 95 % of the
+    // answers must come within the bound and every one within five times it. A parse on the event
+    // loop holds every answer during its second or more, so most of them would miss both.
     const sorted = [...latencies].sort((a, b) => a - b);
     const report = `health latencies ${latencies.map(Math.round).join(", ")}; event loop held up to ${Math.round(delays.max / 1e6)} ms; quiet up to ${Math.round(quietMax)} ms`;
     expect(sorted[Math.floor(sorted.length * 0.95)]!, report).toBeLessThan(bound);
-    expect(sorted.at(-1)!, report).toBeLessThan(3 * bound);
+    expect(sorted.at(-1)!, report).toBeLessThan(5 * bound);
     expect((await t.api("GET", "/api/teams/flood-7")).status).toBe(404);
   });
 
