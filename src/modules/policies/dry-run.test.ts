@@ -50,4 +50,24 @@ describe.each(DATABASES)("trying a policy's rule (%s)", (kind) => {
     expect(broken.status).toBe(422);
     expect(broken.body.violations[0].field).toBe("rule.condition");
   });
+
+  it("judges a draft document sent to /api/policies/evaluate without storing it, and answers a clear 422 to a body out of its shape", async () => {
+    const before = await feedLength();
+    const draft = { apiVersion: "v3.1.0", kind: "DataContract", id: "draft-only", version: "1.0.0", status: "active", team: { name: "sales" } };
+    const judged = await t.api("POST", "/api/policies/evaluate", { gate: "contract.publish", document: draft });
+    expect(judged.status, judged.text).toBe(200);
+    for (const body of [
+      { gate: "access.request", document: draft },
+      { gate: "contract.publish", document: "not a document" },
+      { gate: "contract.publish", document: draft, id: "x".repeat(300) },
+      { gate: "contract.publish", document: draft, extra: true },
+      { gate: "contract.publish" },
+    ]) {
+      const res = await t.api("POST", "/api/policies/evaluate", body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(res.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    }
+    expect((await t.api("GET", "/api/datacontracts/draft-only")).status).toBe(404);
+    expect(await feedLength()).toBe(before);
+  });
 });
