@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import type { GroupMapping, GroupMappingEntry } from "../../../src/identity/mapping.js";
-import { ApiError, call, get, type Team } from "../api.js";
+import { call, get, type Team } from "../api.js";
 import { ErrorBox, Field, Loading, TeamOptions, useLoad } from "../ui.js";
-import { atFields } from "../words.js";
+import { formProblems } from "./form-problems.js";
 
 /** One entry being edited; `key` keeps inputs stable while rows come and go. */
 interface Row {
@@ -62,9 +62,9 @@ export function MappingForm({ roleNames }: { roleNames: readonly string[] }) {
     setSaved(false);
     setRows(current.filter((r) => r.key !== key));
   };
-  const problems = error instanceof ApiError ? atFields(error.violations, LABELS) : { byField: {}, rest: [] };
-  const at = (i: number, field: string): string | undefined => (problems.byField as Record<string, string>)[`scimGroupMappings[${i}].${field}`];
-  const shown = error instanceof ApiError ? new ApiError(error.status, error.detail, problems.rest, error.title) : error;
+  const problems = formProblems(error, LABELS);
+  const at = (i: number, field: string): string | undefined => problems.byField[`scimGroupMappings[${i}].${field}`];
+  const shown = problems.shown;
 
   return (
     <form

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import type { TeamRolesSettings } from "../../../src/identity/team-roles.js";
 import { DEFAULT_TEAM_ROLES, TEAM_PERMISSIONS, type TeamPermission } from "../../../src/policies/team-roles.js";
-import { ApiError, call } from "../api.js";
+import { call } from "../api.js";
 import { ErrorBox, Field } from "../ui.js";
-import { atFields } from "../words.js";
+import { formProblems } from "./form-problems.js";
 
 type Mode = TeamRolesSettings["mode"];
 
@@ -75,10 +75,10 @@ export function TeamRolesForm({ initial, onSaved }: { initial: TeamRolesSettings
     // A new catalog starts as the built-in roles, so switching takes no permission away by itself.
     if (next === "custom-team-roles" && rows.length === 0) setRows(DEFAULT_TEAM_ROLES.map(rowOf));
   };
-  const problems = error instanceof ApiError ? atFields(error.violations, LABELS) : { byField: {} as Record<string, string>, rest: [] };
+  const problems = formProblems(error, LABELS);
   const at = (field: string): string | undefined => problems.byField[field];
   const permissionProblem = (i: number) => Object.entries(problems.byField).find(([f]) => f.startsWith(`team-roles[${i}].permissions`))?.[1];
-  const shown = error instanceof ApiError ? new ApiError(error.status, error.detail, problems.rest, error.title) : error;
+  const shown = problems.shown;
 
   return (
     <form
