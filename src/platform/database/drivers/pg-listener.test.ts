@@ -42,4 +42,25 @@ describe("the process's notification listener (postgres)", () => {
     }
     expect(states.at(-1)).toBe("lost");
   }, 15_000);
+
+  it("sends notifications one after another on its connection, in order, never two queries at once", async () => {
+    const channel = `steward_test_order_${Date.now()}`;
+    const heard: string[] = [];
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    const listener = new PostgresListener(database.url, quiet);
+    listener.subscribe({ channels: [channel], notified: (_c, payload) => heard.push(payload) });
+    try {
+      await listener.start();
+      const sent = Array.from({ length: 50 }, (_, i) => String(i));
+      for (const payload of sent) listener.notify(channel, payload);
+      await until(() => heard.length === sent.length, 5_000, "every notification");
+      expect(heard).toEqual(sent);
+      expect(warnings.filter((w) => w.includes("already executing a query"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await listener.stop();
+    }
+  }, 15_000);
 });

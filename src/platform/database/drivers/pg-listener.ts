@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
 
+/** How many notifications may wait for the connection at once. */
+const MAX_WAITING = 100;
+
 /** Something that waits on PostgreSQL notifications. */
 export interface Subscription {
   channels: readonly string[];
@@ -21,6 +24,9 @@ export class PostgresListener {
   private stopped = false;
   private retry?: NodeJS.Timeout;
   private readonly subscriptions: Subscription[] = [];
+  /** The last notification sent: each waits for the one before, so one connection never runs two queries at once. */
+  private sending: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
 
   constructor(
     private readonly connectionString: string,
@@ -34,10 +40,18 @@ export class PostgresListener {
 
   /**
    * Sends a notification on this connection, in a transaction of its own. It is delivered after
-   * every notification of a transaction that committed before it was sent.
+   * every notification of a transaction that committed before it was sent. While the database
+   * stalls, at most MAX_WAITING notifications wait; later ones are dropped (a heartbeat not sent
+   * is a lease not renewed, never a wrong one).
    */
   notify(channel: string, payload: string): void {
-    this.client?.query("select pg_notify($1, $2)", [channel, payload]).catch(() => {});
+    const client = this.client;
+    if (!client || this.waiting >= MAX_WAITING) return;
+    this.waiting++;
+    this.sending = this.sending
+      .then(() => client.query("select pg_notify($1, $2)", [channel, payload]))
+      .catch(() => {})
+      .finally(() => this.waiting--);
   }
 
   async start(): Promise<void> {
