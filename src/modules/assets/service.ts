@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { invalid } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
-import { checkDocumentSize } from "../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../catalog/document-limits.js";
 import { checkPreconditions, DocumentService, etagOfJson, type CatalogKind, type Preconditions } from "../catalog/document-service.js";
 import { teamOwned } from "../catalog/owned-documents.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
@@ -44,9 +44,10 @@ export class AssetService extends DocumentService<Asset> {
     database: Database,
     events: EventLog,
     clock: Clock,
+    documentLimits: DocumentLimits,
     private readonly limits: AssetLimits = { maxAssignedTags: 1000 },
   ) {
-    super(assetKind, database, events, clock);
+    super(assetKind, database, events, clock, documentLimits);
   }
 
   async assignedTags(p: Principal, id: string): Promise<string[]> {
@@ -87,7 +88,7 @@ export class AssetService extends DocumentService<Asset> {
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = withMembers(before, { assignedTags: tags });
       const json = JSON.stringify(after);
-      checkDocumentSize(this.catalogKind.label, json);
+      checkDocumentSize(this.catalogKind.label, json, this.documentLimits);
       await this.store(trx, emit, p, id, before, { doc: after, json });
       return { tags, etag: etagOfJson(json) };
     });
