@@ -9,6 +9,7 @@ import { teamOwned } from "../catalog/owned-documents.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Asset } from "./shapes.js";
 import { withMembers } from "../../platform/objects.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 export const assetKind: CatalogKind<Asset> = {
   kind: "asset",
@@ -28,9 +29,7 @@ export const assetKind: CatalogKind<Asset> = {
     const { assignedTags: _ignored, ...rest } = asset;
     return before?.assignedTags === undefined ? (rest as Asset) : (withMembers(rest, { assignedTags: before.assignedTags }) as Asset);
   },
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "AssetCreatedEvent" : after === undefined ? "AssetDeletedEvent" : "AssetUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("Asset"),
 };
 
 export interface AssetLimits {
