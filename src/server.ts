@@ -51,6 +51,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (listener && services.apiKeys.lease) listener.subscribe(keyLeaseFeed(listener, services.apiKeys.lease));
   const scheduler = new AccessScheduler(database, services.access, services.clock, config.schedulerIntervalMs, app.log);
   const statistics = new EventStatistics(database, app.log);
+  /** Stops everything started here, in the order SIGTERM needs; also what a failed start undoes. */
+  const stopAll = async (): Promise<void> => {
+    await services.notificationEngine.stop();
+    await services.lineage.stop();
+    await services.usage.stop();
+    await scheduler.stop();
+    await statistics.stop();
+    // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
+    await app.close();
+    await services.policyEnforcement.runner.close();
+    await services.events.stop();
+    await listener?.stop();
+    await database.close();
+  };
   try {
     await listener?.start();
     if (config.bootstrap) {
@@ -72,15 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.lineage.start(app.log);
     services.usage.start(app.log);
   } catch (error) {
-    await services.notificationEngine.stop();
-    await services.lineage.stop();
-    await services.usage.stop();
-    await scheduler.stop();
-    await statistics.stop();
-    await app.close();
-    await services.events.stop();
-    await listener?.stop();
-    await database.close();
+    await stopAll();
     throw error;
   }
   const address = app.server.address();
@@ -93,19 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     url: `http://${host}:${port}`,
     close: () =>
-      (closing ??= (async () => {
-        // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
-        await services.notificationEngine.stop();
-        await services.lineage.stop();
-        await services.usage.stop();
-        await scheduler.stop();
-        await statistics.stop();
-        await app.close();
-        await services.policyEnforcement.runner.close();
-        await services.events.stop();
-        await listener?.stop();
-        await database.close();
-      })()),
+      (closing ??= stopAll()),
   };
 }
 

@@ -49,6 +49,7 @@ import { NotificationChannelService } from "./modules/notification-channels/serv
 import { NotificationService } from "./modules/notifications/service.js";
 import { NotificationEngine } from "./notifications/engine.js";
 import { IdentityServices } from "./identity/services.js";
+import type { DocumentLimits } from "./modules/catalog/document-limits.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -100,15 +101,17 @@ export interface Services {
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
   const events = new EventLog(database, config, clock, principalNames);
+  // Every service is given this application's limits, never a process-wide setting.
+  const limits: DocumentLimits = { documentBytes: config.limits.documentBytes, pageBytes: config.limits.pageBytes };
   const apiKeys = new ApiKeyService(database, clock);
-  const contractVersions = new ContractVersionService(database, clock);
+  const contractVersions = new ContractVersionService(database, clock, limits);
   const inUse = accessesInUse(clock);
-  const policies = new DocumentService(policyKind, database, events, clock);
+  const policies = new DocumentService(policyKind, database, events, clock, limits);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   const accessGates = new AccessGates(policyEnforcement);
   const people = new PeopleService(database, clock, config);
-  const access = new AccessService(database, events, clock, accessGates);
-  const teams = new DocumentService(teamKind({ countOpenAccesses: inUse.countForTeam }), database, events, clock);
+  const access = new AccessService(database, events, clock, limits, accessGates);
+  const teams = new DocumentService(teamKind({ countOpenAccesses: inUse.countForTeam }), database, events, clock, limits);
   return {
     config,
     clock,
@@ -122,7 +125,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     organizations: new OrganizationService(database, clock, apiKeys),
     apiKeys,
     teams,
-    connectors: new DocumentService(connectorKind, database, events, clock),
+    connectors: new DocumentService(connectorKind, database, events, clock, limits),
     dataProducts: new DocumentService(
       gatedDocument(dataProductKind({ checkNotInUse: inUse.checkProductNotInUse }, { maxOutputPorts: config.maxOutputPorts }), policyEnforcement, clock, {
         gate: "product.publish",
@@ -135,10 +138,11 @@ export function createServices(config: Config, database: Database, clock: Clock)
       database,
       events,
       clock,
+      limits,
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      gatedDocument(dataContractKind({ countOpenAccesses: inUse.countForContract, versions: contractVersions }), policyEnforcement, clock, {
+      gatedDocument(dataContractKind({ countOpenAccesses: inUse.countForContract, versions: contractVersions }, limits), policyEnforcement, clock, {
         gate: "contract.publish",
         variable: "contract",
         what: "Publishing the data contract",
@@ -148,18 +152,19 @@ export function createServices(config: Config, database: Database, clock: Clock)
       database,
       events,
       clock,
+      limits,
     ),
     access,
-    assets: new AssetService(database, events, clock, { maxAssignedTags: config.maxAssignedTags }),
-    sourceSystems: new DocumentService(sourceSystemKind, database, events, clock),
-    definitions: new DocumentService(definitionKind, database, events, clock),
-    tags: new DocumentService(tagKind, database, events, clock),
-    testResults: new TestResultService(database, events, clock),
+    assets: new AssetService(database, events, clock, limits, { maxAssignedTags: config.maxAssignedTags }),
+    sourceSystems: new DocumentService(sourceSystemKind, database, events, clock, limits),
+    definitions: new DocumentService(definitionKind, database, events, clock, limits),
+    tags: new DocumentService(tagKind, database, events, clock, limits),
+    testResults: new TestResultService(database, events, clock, limits),
     policies,
-    classificationSchemes: new ClassificationSchemeService(classificationSchemeKind, database, events, clock),
-    certifications: new DocumentService(certificationKind, database, events, clock),
+    classificationSchemes: new ClassificationSchemeService(classificationSchemeKind, database, events, clock, limits),
+    certifications: new DocumentService(certificationKind, database, events, clock, limits),
     policyEnforcement,
-    policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock),
+    policyDryRun: new PolicyDryRun(database, policies, policyEnforcement, clock, limits),
     accessPolicyPreview: new AccessPolicyPreview(database, accessGates, clock),
     search: new SearchService(database, config.appUrl),
     lineage: new LineageService(database, events, clock, config.lineageRetentionDays),

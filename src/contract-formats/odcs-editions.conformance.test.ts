@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { change, odcsContract as contract, type Doc } from "../../test/helpers/edition-documents.js";
 import { officialSchema } from "../../test/helpers/standards.js";
 import { odcsFormat } from "./odcs.js";
 import { liftTo32 } from "./odcs-lift.js";
@@ -11,43 +12,6 @@ import { liftTo32 } from "./odcs-lift.js";
 const OFFICIAL: Record<string, string> = { "v3.0.2": "odcs-json-schema-v3.0.2.json", "v3.0.0": "odcs-json-schema-v3.0.2.json", "v3.1.0": "odcs-json-schema-v3.1.0.json",
   "v3.2.0": "odcs-json-schema-v3.2.0.json",
 };
-
-type Doc = Record<string, unknown>;
-
-function contract(apiVersion: string): Doc {
-  return {
-    apiVersion,
-    kind: "DataContract",
-    id: "parcels",
-    version: "1.0.0",
-    status: "active",
-    domain: "logistics",
-    schema: [
-      {
-        name: "parcels",
-        physicalType: "table",
-        properties: [
-          { name: "parcel_id", logicalType: "string", physicalType: "varchar", required: true },
-          { name: "weight", logicalType: "number" },
-        ],
-      },
-    ],
-  };
-}
-
-/** Sets (or, with undefined, removes) the member at a dotted path, creating what is missing. */
-function change(doc: Doc, path: string, value: unknown): Doc {
-  const keys = path.split(".");
-  let node = doc as Record<string, unknown>;
-  for (const [i, key] of keys.slice(0, -1).entries()) {
-    node[key] ??= /^\d+$/.test(keys[i + 1]!) ? [] : {};
-    node = node[key] as Record<string, unknown>;
-  }
-  const last = keys.at(-1)!;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-  return doc;
-}
 
 const P = "schema.0.properties.0";
 const Q = "schema.0.quality";

@@ -1,32 +1,16 @@
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
 import pg from "pg";
 import { WRITE_LATER } from "../platform/database/drivers/pg-write-behind.js";
 import { chunked } from "../platform/database/chunks.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
+import type { EventsTable } from "../platform/database/tables.js";
 import { transactionControl } from "../platform/database/drivers/transaction-control.js";
 
-export interface EventRow {
-  seq: number;
-  id: string;
-  kind: string;
-  subject: string;
-  time: string;
-  data: string;
-  /** Who caused it: `api-key:<id>`, `user:<id>` or `system`. */
-  principal: string;
-  comment: string | null;
-}
+/** An event as read back: its row without the organization, which the reader already names. */
+export type EventRow = Omit<Selectable<EventsTable>, "organization_id">;
 
-export interface NewEventRow {
-  id: string;
-  organization_id: string;
-  kind: string;
-  subject: string;
-  time: string;
-  data: string;
-  principal: string;
-  comment: string | null;
-}
+/** An event to append; its position in the log is given by the database. */
+export type NewEventRow = Omit<EventsTable, "seq">;
 
 /** A batch of the feed as the database rendered it: its size, its last event, and the CloudEvents JSON array as UTF-8. */
 export interface RenderedBatch {

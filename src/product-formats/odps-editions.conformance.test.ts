@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { change, type Doc } from "../../test/helpers/edition-documents.js";
 import { officialSchema } from "../../test/helpers/standards.js";
 import { odpsFormat } from "./odps.js";
 
@@ -8,8 +9,6 @@ import { odpsFormat } from "./odps.js";
  * change to a valid product, most of them on a line where the two editions disagree.
  */
 const OFFICIAL: Record<string, string> = { "v1.0.0": "odps-json-schema-v1.0.0.json", "v1.1.0": "odps-json-schema-v1.1.0.json" };
-
-type Doc = Record<string, unknown>;
 
 function product(apiVersion: string): Doc {
   return {
@@ -22,20 +21,6 @@ function product(apiVersion: string): Doc {
     inputPorts: [{ name: "scans", version: "1.0.0", contractId: "scans" }],
     outputPorts: [{ name: "warehouse", version: "1.0.0", contractId: "parcels" }],
   };
-}
-
-/** Sets (or, with undefined, removes) the member at a dotted path, creating what is missing. */
-function change(doc: Doc, path: string, value: unknown): Doc {
-  const keys = path.split(".");
-  let node = doc as Record<string, unknown>;
-  for (const [i, key] of keys.slice(0, -1).entries()) {
-    node[key] ??= /^\d+$/.test(keys[i + 1]!) ? [] : {};
-    node = node[key] as Record<string, unknown>;
-  }
-  const last = keys.at(-1)!;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-  return doc;
 }
 
 const O = "outputPorts.0";

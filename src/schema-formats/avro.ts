@@ -6,7 +6,7 @@
 import avsc from "avsc";
 import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
 import { Definitions } from "./definitions.js";
-import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
+import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadingParser, loadJson, quote } from "./text.js";
 import { valueNestsDeeperThan } from "../platform/json-depth.js";
 import type { Path } from "./text.js";
 
@@ -486,11 +486,4 @@ export function parseAvroSource(source: SpecSource, base: string): ParseResult {
   return finish("avro", base, issues, source, models, definitions.list());
 }
 
-export const avroParser: SchemaParser = {
-  type: "avro",
-  parse(specification, basePath) {
-    const loaded = loadJson(specification);
-    if (!loaded.ok) return loadFailure(basePath, loaded.violation);
-    return parseAvroSource(loaded.source, basePath);
-  },
-};
+export const avroParser: SchemaParser = loadingParser("avro", loadJson, parseAvroSource);

@@ -4,7 +4,7 @@
  * without a name. JSON text or a value.
  */
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
-import { Issues, SpecSource, finish, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
+import { Issues, SpecSource, finish, isRecord, kindOf, loadingParser, loadJson, quote } from "./text.js";
 import type { Path } from "./text.js";
 
 const FIELD_TYPES: Record<string, LogicalType> = {
@@ -304,11 +304,4 @@ export function parseBigQuerySource(source: SpecSource, base: string): ParseResu
   return finish("bigquery", base, issues, source, models);
 }
 
-export const bigqueryParser: SchemaParser = {
-  type: "bigquery",
-  parse(specification, basePath) {
-    const loaded = loadJson(specification);
-    if (!loaded.ok) return loadFailure(basePath, loaded.violation);
-    return parseBigQuerySource(loaded.source, basePath);
-  },
-};
+export const bigqueryParser: SchemaParser = loadingParser("bigquery", loadJson, parseBigQuerySource);

@@ -2,7 +2,7 @@
  * dbt properties files (`version: 2`, `models[]`), as YAML text or the same structure as a value.
  */
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel, ParseResult, SchemaParser } from "./types.js";
-import { Issues, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, quote } from "./text.js";
+import { Issues, SpecSource, finish, hasOwn, isRecord, kindOf, loadingParser, quote } from "./text.js";
 import { loadYaml } from "./yaml-text.js";
 import type { Path } from "./text.js";
 
@@ -281,11 +281,4 @@ export function parseDbtSource(source: SpecSource, base: string): ParseResult {
   return finish("dbt", base, issues, source, models);
 }
 
-export const dbtParser: SchemaParser = {
-  type: "dbt",
-  parse(specification, basePath) {
-    const loaded = loadYaml(specification);
-    if (!loaded.ok) return loadFailure(basePath, loaded.violation);
-    return parseDbtSource(loaded.source, basePath);
-  },
-};
+export const dbtParser: SchemaParser = loadingParser("dbt", loadYaml, parseDbtSource);

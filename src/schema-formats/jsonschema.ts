@@ -13,7 +13,7 @@ import type { LogicalType, NormalizedField, NormalizedModel, ParseResult, Schema
 import { looksLikeAvro, parseAvroSource } from "./avro.js";
 import { Definitions } from "./definitions.js";
 import { DEFAULT_PARSE_LIMITS, FieldLimitExceeded, type ParseLimits } from "./limits.js";
-import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadFailure, loadJson, quote } from "./text.js";
+import { Issues, MAX_DEPTH, SpecSource, finish, hasOwn, isRecord, kindOf, loadingParser, loadJson, quote } from "./text.js";
 import { valueNestsDeeperThan } from "../platform/json-depth.js";
 import type { Path, Segment } from "./text.js";
 
@@ -598,11 +598,4 @@ export function parseJsonSchemaSource(source: SpecSource, base: string, limits: 
   return finish("jsonschema", base, issues, source, models, c.definitions.list());
 }
 
-export const jsonschemaParser: SchemaParser = {
-  type: "jsonschema",
-  parse(specification, basePath, limits) {
-    const loaded = loadJson(specification);
-    if (!loaded.ok) return loadFailure(basePath, loaded.violation);
-    return parseJsonSchemaSource(loaded.source, basePath, limits);
-  },
-};
+export const jsonschemaParser: SchemaParser = loadingParser("jsonschema", loadJson, parseJsonSchemaSource);

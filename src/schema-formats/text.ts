@@ -9,7 +9,8 @@
  */
 import { LineCounter, isAlias, isMap, isScalar, isSeq } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import type { NormalizedField, NormalizedModel, ParseResult, SchemaType, Violation } from "./types.js";
+import type { NormalizedField, NormalizedModel, ParseResult, SchemaParser, SchemaType, Violation } from "./types.js";
+import type { ParseLimits } from "./limits.js";
 
 export type { Segment } from "../platform/paths.js";
 import type { Segment } from "../platform/paths.js";
@@ -384,4 +385,18 @@ export function findJsonError(text: string): { offset: number; message: string }
       }
     }
   }
+}
+
+/**
+ * The parser of a format whose specification is loaded as text first (`loadJson`, `loadYaml`):
+ * a specification that does not load is answered with the load's violation, else `read` reads it.
+ */
+export function loadingParser(type: SchemaType, load: (specification: unknown) => LoadResult, read: (source: SpecSource, basePath: string, limits?: ParseLimits) => ParseResult): SchemaParser {
+  return {
+    type,
+    parse(specification, basePath, limits) {
+      const result = load(specification);
+      return result.ok ? read(result.source, basePath, limits) : loadFailure(basePath, result.violation);
+    },
+  };
 }

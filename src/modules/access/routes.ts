@@ -180,35 +180,18 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
     async (request: WithId) => access.privileges(principalOf(request), request.params.id),
   );
 
-  app.post(
-    "/api/access/:id/approve",
-    {
-      schema: {
-        tags,
-        summary: "Approve a requested access",
-        description: "For the provider side. The access activates at once when its start date is absent or reached.",
-        params: IdParams,
-        body: DecisionSchema,
-        response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
-      },
-    },
-    async (request: WithId) => access.approve(principalOf(request), request.params.id, (request.body as Comment | null)?.comment),
-  );
-
-  app.post(
-    "/api/access/:id/reject",
-    {
-      schema: {
-        tags,
-        summary: "Reject a requested access",
-        description: "For the provider side. A rejected access is closed: it never changes again.",
-        params: IdParams,
-        body: DecisionSchema,
-        response: { 200: AccessSchema, ...errors(403, 404, 409, 422) },
-      },
-    },
-    async (request: WithId) => access.reject(principalOf(request), request.params.id, (request.body as Comment | null)?.comment),
-  );
+  // The provider's two decisions on a requested access, with an optional comment.
+  const decisions = [
+    { decision: "approve", summary: "Approve a requested access", description: "For the provider side. The access activates at once when its start date is absent or reached." },
+    { decision: "reject", summary: "Reject a requested access", description: "For the provider side. A rejected access is closed: it never changes again." },
+  ] as const;
+  for (const { decision, summary, description } of decisions) {
+    app.post(
+      `/api/access/:id/${decision}`,
+      { schema: { tags, summary, description, params: IdParams, body: DecisionSchema, response: { 200: AccessSchema, ...errors(403, 404, 409, 422) } } },
+      async (request: WithId) => access[decision](principalOf(request), request.params.id, (request.body as Comment | null)?.comment),
+    );
+  }
 
   app.post(
     "/api/access/:id/cancel",

@@ -6,7 +6,7 @@ import { parseInstant, type Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { badRequest, type FieldViolation, invalid, missing, notFound } from "../../platform/errors.js";
 import { accessPolicy } from "../../policies/access.js";
-import { checkDocumentSize, documentLimits } from "../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../catalog/document-limits.js";
 import { checkPreconditions, type Preconditions } from "../catalog/document-service.js";
 import { accessJson, fixedViolations, parseDates, present, readBody, resolveNew } from "./documents.js";
 import { approvedOnCreation, PROVISIONING_TRANSITIONS, changesOf, isActive, stageOf, type AccessAction } from "./lifecycle.js";
@@ -29,6 +29,7 @@ export class AccessService {
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
+    private readonly limits: DocumentLimits,
     /** The organization's policies at the access gates (docs/policies.md); none when absent. */
     private readonly gates?: AccessGates,
   ) {}
@@ -45,7 +46,7 @@ export class AccessService {
       throw invalid("POST creates an access with a new id; use PUT /api/access/{id} to choose one.", [{ field: "id", message: "must be absent" }]);
     }
     // Size first: a body over the limit is not copied or checked at all.
-    checkDocumentSize("Access", JSON.stringify(body));
+    checkDocumentSize("Access", JSON.stringify(body), this.limits);
     const accessId = id ?? uuidv7();
     return this.events.transaction(p, async (trx, emit) => {
       const existing = await accessRepository.get(trx, p.organizationId, accessId, { lock: this.database.dialect });
@@ -85,7 +86,7 @@ export class AccessService {
       // An access that needs approvals from several people is never approved at once.
       const decision = decisions.create(record, { approvedAtOnce: approvedOnCreation(resolved) && gated?.holds !== true, requested: gated?.extras }, now);
       const access = present(decision.record);
-      checkStoredSize("Access", access);
+      checkStoredSize("Access", access, this.limits);
       emitAll(emit, decision);
       await accessRepository.insert(trx, decision.record);
       return { access, created: true };
@@ -98,7 +99,7 @@ export class AccessService {
 
   /** One page; `cut` says it ended at PAGE_LIMIT_BYTES with more to follow. */
   async list(p: Principal, filter: AccessListFilter): Promise<{ accesses: Access[]; cut: boolean }> {
-    const { records, cut } = await accessRepository.list(this.database.db, p.organizationId, filter, documentLimits().pageBytes);
+    const { records, cut } = await accessRepository.list(this.database.db, p.organizationId, filter, this.limits.pageBytes);
     return { accesses: records.map(present), cut };
   }
 
@@ -190,11 +191,11 @@ export class AccessService {
   async report(p: Principal, id: string, transitionName: string, report: ProvisioningReport): Promise<Provisioning> {
     const transition = PROVISIONING_TRANSITIONS[transitionName];
     if (!transition) throw badRequest(`Unknown provisioning transition '${transitionName}'.`);
-    checkDocumentSize("Provisioning report", JSON.stringify(report));
+    checkDocumentSize("Provisioning report", JSON.stringify(report), this.limits);
     let result: Provisioning | null = null;
     await this.change(p, id, "report-provisioning", (record, now) => {
       const decision = decisions.reportProvisioning(record, { transition, report }, now);
-      checkStoredSize(WITH_PROVISIONING, present(decision.record));
+      checkStoredSize(WITH_PROVISIONING, present(decision.record), this.limits);
       result = decision.record.provisioning;
       return decision;
     });
@@ -208,11 +209,11 @@ export class AccessService {
   }
 
   async putProvisioning(p: Principal, id: string, provisioning: Provisioning): Promise<Provisioning> {
-    checkDocumentSize("Provisioning record", JSON.stringify(provisioning));
+    checkDocumentSize("Provisioning record", JSON.stringify(provisioning), this.limits);
     let result: Provisioning | null = null;
     await this.change(p, id, "report-provisioning", (record, now) => {
       const decision = decisions.putProvisioning(record, { provisioning }, now);
-      checkStoredSize(WITH_PROVISIONING, present(decision.record));
+      checkStoredSize(WITH_PROVISIONING, present(decision.record), this.limits);
       result = decision.record.provisioning;
       return decision;
     });
@@ -269,7 +270,7 @@ export class AccessService {
     const opens = !existing.active && isActive({ ...existing, ...dates }, now);
     const activation = opens && this.gates ? await this.gates.activate(trx, p, await accessInput(trx, p, { ...existing, doc, ...dates }, now)) : undefined;
     const decision = decisions.update(existing, { doc, ...dates, activation }, now);
-    checkStoredSize("Access", present(decision.record));
+    checkStoredSize("Access", present(decision.record), this.limits);
     emitAll(emit, decision);
     await accessRepository.update(trx, decision.record);
     return decision.record;
@@ -312,8 +313,8 @@ const WITH_PROVISIONING = "Access with this provisioning record";
  * they stay within DOCUMENT_LIMIT_BYTES. Checked where a request makes the access bigger (its
  * terms, a provisioning report); the lifecycle's own changes of state never refuse an access.
  */
-function checkStoredSize(label: string, access: Access): void {
-  checkDocumentSize(label, accessJson(access));
+function checkStoredSize(label: string, access: Access, limits: DocumentLimits): void {
+  checkDocumentSize(label, accessJson(access), limits);
 }
 
 /** Appends a decision's events, in order, about its access. */

@@ -3,12 +3,13 @@ import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { invalid } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
-import { checkDocumentSize } from "../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../catalog/document-limits.js";
 import { checkPreconditions, DocumentService, etagOfJson, type CatalogKind, type Preconditions } from "../catalog/document-service.js";
 import { teamOwned } from "../catalog/owned-documents.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Asset } from "./shapes.js";
 import { withMembers } from "../../platform/objects.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 export const assetKind: CatalogKind<Asset> = {
   kind: "asset",
@@ -28,9 +29,7 @@ export const assetKind: CatalogKind<Asset> = {
     const { assignedTags: _ignored, ...rest } = asset;
     return before?.assignedTags === undefined ? (rest as Asset) : (withMembers(rest, { assignedTags: before.assignedTags }) as Asset);
   },
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "AssetCreatedEvent" : after === undefined ? "AssetDeletedEvent" : "AssetUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("Asset"),
 };
 
 export interface AssetLimits {
@@ -44,9 +43,10 @@ export class AssetService extends DocumentService<Asset> {
     database: Database,
     events: EventLog,
     clock: Clock,
+    documentLimits: DocumentLimits,
     private readonly limits: AssetLimits = { maxAssignedTags: 1000 },
   ) {
-    super(assetKind, database, events, clock);
+    super(assetKind, database, events, clock, documentLimits);
   }
 
   async assignedTags(p: Principal, id: string): Promise<string[]> {
@@ -87,7 +87,7 @@ export class AssetService extends DocumentService<Asset> {
       const tags = assign ? [...current, tagId] : current.filter((t) => t !== tagId);
       const after: Asset = withMembers(before, { assignedTags: tags });
       const json = JSON.stringify(after);
-      checkDocumentSize(this.catalogKind.label, json);
+      checkDocumentSize(this.catalogKind.label, json, this.documentLimits);
       await this.store(trx, emit, p, id, before, { doc: after, json });
       return { tags, etag: etagOfJson(json) };
     });

@@ -1,6 +1,7 @@
 /**
  * Size limits of stored catalog documents (docs/product.md §1): one document, and the documents of one
- * list page. Set once from the configuration when the application is built.
+ * list page. Each service is given the limits of the application it serves, so two applications in
+ * one process keep their own.
  */
 import { tooLarge } from "../../platform/errors.js";
 
@@ -11,20 +12,27 @@ export interface DocumentLimits {
   pageBytes: number;
 }
 
-let configured: DocumentLimits = { documentBytes: 4 * 1024 * 1024, pageBytes: 10 * 1024 * 1024 };
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { documentBytes: 4 * 1024 * 1024, pageBytes: 10 * 1024 * 1024 };
+
+/**
+ * The limits of the application built last, for the lists that are not yet given their own
+ * (lineage runs and usage spans read `documentLimits().pageBytes`). Everything else takes its
+ * limits through its constructor; do not add readers of this.
+ */
+let lastConfigured: DocumentLimits = DEFAULT_DOCUMENT_LIMITS;
 
 export function configureDocumentLimits(limits: DocumentLimits): void {
-  configured = { ...limits };
+  lastConfigured = { documentBytes: limits.documentBytes, pageBytes: limits.pageBytes };
 }
 
 export function documentLimits(): DocumentLimits {
-  return configured;
+  return lastConfigured;
 }
 
 /** Throws 413 when the document's JSON text, as it would be stored, is over the limit. */
-export function checkDocumentSize(label: string, json: string): void {
+export function checkDocumentSize(label: string, json: string, limits: DocumentLimits): void {
   const bytes = Buffer.byteLength(json, "utf8");
-  if (bytes > configured.documentBytes) {
-    throw tooLarge(`The ${label.toLowerCase()} is ${bytes} bytes as JSON, more than the limit of ${configured.documentBytes} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
+  if (bytes > limits.documentBytes) {
+    throw tooLarge(`The ${label.toLowerCase()} is ${bytes} bytes as JSON, more than the limit of ${limits.documentBytes} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
   }
 }

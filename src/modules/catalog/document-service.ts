@@ -6,7 +6,7 @@ import type { Database, Executor } from "../../platform/database/index.js";
 import { invalid, notFound, preconditionFailed, type FieldViolation } from "../../platform/errors.js";
 import type { EventExtras } from "../../events/kinds.js";
 import type { Emit, EventLog } from "../../events/log.js";
-import { checkDocumentSize, documentLimits } from "./document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "./document-limits.js";
 import { DocumentReads } from "./document-reads.js";
 import { resourceRepository, type ListFilter, type ResourceColumns, type ResourceKind, type StoredResource } from "./resource-repository.js";
 import { withMembers } from "../../platform/objects.js";
@@ -121,6 +121,8 @@ export class DocumentService<D extends Document> {
     protected readonly database: Database,
     protected readonly events: EventLog,
     protected readonly clock: Clock,
+    /** The size limits of the application this service serves. */
+    protected readonly documentLimits: DocumentLimits,
   ) {
     this.#reads = new DocumentReads(database);
   }
@@ -137,7 +139,7 @@ export class DocumentService<D extends Document> {
     // of it, stored, kept as a contract version, digested for the ETag and sent as the answer.
     const incomingJson = JSON.stringify(incoming);
     // Size first: a document over the limit is not parsed at all.
-    checkDocumentSize(this.catalogKind.label, incomingJson);
+    checkDocumentSize(this.catalogKind.label, incomingJson, this.documentLimits);
     const prechecked = (await this.catalogKind.precheck?.(incoming)) ?? [];
     // The ETag is digested after the transaction: a big document's hash need not hold the group.
     const written = await this.events.transaction(p, (trx, emit) => this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, options));
@@ -153,7 +155,7 @@ export class DocumentService<D extends Document> {
   async putWithin(trx: Executor, emit: Emit, p: Principal, id: string, body: D, conditions: Preconditions = {}): Promise<PutResult<D>> {
     const incoming = withMembers(body, { id }) as D;
     const incomingJson = JSON.stringify(incoming);
-    checkDocumentSize(this.catalogKind.label, incomingJson);
+    checkDocumentSize(this.catalogKind.label, incomingJson, this.documentLimits);
     const prechecked = (await this.catalogKind.precheck?.(incoming)) ?? [];
     const { doc, created, json } = await this.writeIn(trx, emit, p, id, incoming, incomingJson, prechecked, conditions, {});
     return { doc, created, json, etag: etagOfJson(json) };
@@ -230,8 +232,7 @@ export class DocumentService<D extends Document> {
   /** One page of documents as stored (see `getStored`); `cut` says the page ended at the byte limit with more to follow. */
   async listStored(p: Principal, filter: ListFilter): Promise<{ rows: StoredResource<D>[]; cut: boolean }> {
     this.catalogKind.authorizeRead?.(p);
-    const { pageBytes } = documentLimits();
-    return resourceRepository.list<D>(this.database.db, p.organizationId, this.catalogKind.kind, filter, pageBytes, this.database.dialect);
+    return resourceRepository.list<D>(this.database.db, p.organizationId, this.catalogKind.kind, filter, this.documentLimits.pageBytes, this.database.dialect);
   }
 
   async delete(p: Principal, id: string, conditions: Preconditions = {}): Promise<void> {

@@ -8,6 +8,7 @@ import { resourceRepository } from "../catalog/resource-repository.js";
 import type { EventExtras } from "../../events/kinds.js";
 import type { ClassificationScheme } from "./shapes.js";
 import { classificationRepository } from "./repository.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 /** The custom property that maps a scheme to the standard `classification` field of ODCS/ODPS. */
 export const DEFAULT_PROPERTY = "classification";
@@ -29,9 +30,7 @@ export const classificationSchemeKind: CatalogKind<ClassificationScheme> = {
     });
     return violations;
   },
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "ClassificationSchemeCreatedEvent" : after === undefined ? "ClassificationSchemeDeletedEvent" : "ClassificationSchemeUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("ClassificationScheme"),
 };
 
 /**

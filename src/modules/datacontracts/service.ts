@@ -13,7 +13,7 @@ import { ownedDocument, ownerViolations } from "../catalog/owned-documents.js";
 import type { DataContract } from "./shapes.js";
 import { contractView } from "../../contract-view/view.js";
 import { yamlSourceOf } from "../../platform/yaml-sources.js";
-import { documentLimits } from "../catalog/document-limits.js";
+import type { DocumentLimits } from "../catalog/document-limits.js";
 import { contractYamlRepository } from "./yaml-repository.js";
 import type { ContractVersionService } from "./versions/service.js";
 
@@ -55,7 +55,7 @@ const ownerlessAllowed = (contract: DataContract) => contractFormatOf(contract).
 const HOW_TO_OWN =
   "A team names itself the owner of an ODCS contract in `team.name` (v3.1 and later), in a custom property `owner` (customProperties: [{property: owner, value: <team id>}]) or in `domain`; of a Data Contract Specification contract in `info.owner`.";
 
-export function dataContractKind(hooks: DataContractHooks): CatalogKind<DataContract> {
+export function dataContractKind(hooks: DataContractHooks, limits: DocumentLimits): CatalogKind<DataContract> {
   return {
     kind: "datacontract",
     label: "Data contract",
@@ -78,7 +78,7 @@ export function dataContractKind(hooks: DataContractHooks): CatalogKind<DataCont
       return violations;
     },
     checkDeletable: (ex, organizationId, contract) => checkNotInUse(hooks, ex, organizationId, contract.id),
-    ...yamlHooks(hooks.versions ? versionHooks(hooks.versions) : {}),
+    ...yamlHooks(hooks.versions ? versionHooks(hooks.versions) : {}, limits),
     emitChange(emit, id, before, after, extras) {
       if (before === undefined) emit("DataContractCreatedEvent", id);
       else if (after === undefined) emit("DataContractDeletedEvent", id);
@@ -100,10 +100,10 @@ function versionHooks(versions: ContractVersionService): Pick<CatalogKind<DataCo
  * written as JSON has none and is read as generated YAML (docs/formats.md). The text is held to
  * the stored-document limit like the document itself.
  */
-function yamlHooks(versions: Pick<CatalogKind<DataContract>, "review" | "written">): Pick<CatalogKind<DataContract>, "review" | "written" | "unchanged"> {
+function yamlHooks(versions: Pick<CatalogKind<DataContract>, "review" | "written">, limits: DocumentLimits): Pick<CatalogKind<DataContract>, "review" | "written" | "unchanged"> {
   const keep = async (ex: Executor, organizationId: string, id: string, doc: DataContract) => {
     const text = yamlSourceOf(doc) ?? null;
-    if (text !== null) checkYamlSize(text);
+    if (text !== null) checkYamlSize(text, limits.documentBytes);
     await contractYamlRepository.set(ex, organizationId, id, text);
   };
   return {
@@ -117,9 +117,8 @@ function yamlHooks(versions: Pick<CatalogKind<DataContract>, "review" | "written
 }
 
 /** Throws 413 when the YAML text as written is over the limit of one stored document. */
-function checkYamlSize(text: string): void {
+function checkYamlSize(text: string, limit: number): void {
   const bytes = Buffer.byteLength(text, "utf8");
-  const limit = documentLimits().documentBytes;
   if (bytes > limit) throw tooLarge(`The data contract's YAML text is ${bytes} bytes, more than the limit of ${limit} bytes for one stored document (DOCUMENT_LIMIT_BYTES).`);
 }
 

@@ -8,6 +8,7 @@ import { resourceRepository } from "../catalog/resource-repository.js";
 import type { Emit } from "../../events/log.js";
 import { outputPorts, type OutputPortView } from "../../product-formats/ports.js";
 import type { DataProduct } from "./shapes.js";
+import { changeEvent } from "../catalog/change-events.js";
 
 /** One OutputPort event per port that appeared, changed or disappeared. */
 function emitPortChanges(emit: Emit, productId: string, before: OutputPortView[], after: OutputPortView[]): void {
@@ -82,7 +83,7 @@ export function dataProductKind(hooks: DataProductHooks, limits: DataProductLimi
     },
     checkDeletable: (ex, organizationId, product) => hooks.checkNotInUse(ex, organizationId, product.id),
     emitChange(emit, id, before, after) {
-      emit(before === undefined ? "DataProductCreatedEvent" : after === undefined ? "DataProductDeletedEvent" : "DataProductUpdatedEvent", id);
+      emit(changeEvent("DataProduct", before, after), id);
       emitPortChanges(emit, id, before ? outputPorts(before) : [], after ? outputPorts(after) : []);
     },
   };

@@ -1,6 +1,7 @@
 import type { CatalogKind } from "../catalog/document-service.js";
 import { teamOwned } from "../catalog/owned-documents.js";
 import type { Definition } from "./shapes.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 export const definitionKind: CatalogKind<Definition> = {
   kind: "definition",
@@ -12,7 +13,5 @@ export const definitionKind: CatalogKind<Definition> = {
     titleOf: (d) => d.title,
     searchOf: (d) => [d.title, d.description],
   }),
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "DefinitionCreatedEvent" : after === undefined ? "DefinitionDeletedEvent" : "DefinitionUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("Definition"),
 };

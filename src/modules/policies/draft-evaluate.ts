@@ -5,7 +5,7 @@ import { contractFormatOf } from "../../contract-formats/index.js";
 import { productFormatOf } from "../../product-formats/index.js";
 import type { DataContract } from "../datacontracts/shapes.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
-import { checkDocumentSize } from "../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../catalog/document-limits.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import { PUBLISHED } from "./document-gate.js";
 import { gatedAt, type PolicyEnforcement } from "./enforcement.js";
@@ -22,8 +22,8 @@ const DOCUMENT_GATES = {
  * What each Accepted policy at a document gate says about a draft, before it is saved
  * (docs/policies.md, "Trying a rule"): the same input the gate would give, nothing written.
  */
-export async function evaluateDraft(database: Database, enforcement: PolicyEnforcement, clock: Clock, p: Principal, body: DraftEvaluationRequest): Promise<DraftEvaluation> {
-  checkDocumentSize("Draft document", JSON.stringify(body.document));
+export async function evaluateDraft(database: Database, enforcement: PolicyEnforcement, clock: Clock, limits: DocumentLimits, p: Principal, body: DraftEvaluationRequest): Promise<DraftEvaluation> {
+  checkDocumentSize("Draft document", JSON.stringify(body.document), limits);
   const o = DOCUMENT_GATES[body.gate];
   const document = body.document as Record<string, unknown>;
   const id = body.id ?? (typeof document.id === "string" ? document.id : undefined);

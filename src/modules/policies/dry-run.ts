@@ -8,6 +8,7 @@ import { accessRepository, type AccessRecord } from "../access/repository.js";
 import { stageOf } from "../access/lifecycle.js";
 import { resourceRepository, type ResourceKind } from "../catalog/resource-repository.js";
 import type { DocumentService } from "../catalog/document-service.js";
+import type { DocumentLimits } from "../catalog/document-limits.js";
 import type { PolicyEnforcement } from "./enforcement.js";
 import { evaluateDraft } from "./draft-evaluate.js";
 import { ruleViolations } from "./service.js";
@@ -54,11 +55,12 @@ export class PolicyDryRun {
     private readonly policies: DocumentService<Policy>,
     private readonly enforcement: PolicyEnforcement,
     private readonly clock: Clock,
+    private readonly limits: DocumentLimits,
   ) {}
 
   /** What each Accepted policy at a document gate says about a draft document; nothing is written. */
   draft(p: Principal, body: DraftEvaluationRequest): Promise<DraftEvaluation> {
-    return evaluateDraft(this.database, this.enforcement, this.clock, p, body);
+    return evaluateDraft(this.database, this.enforcement, this.clock, this.limits, p, body);
   }
 
   async run(p: Principal, id: string, draft: Rule | undefined): Promise<DryRun> {

@@ -4,6 +4,7 @@ import { compileRule } from "../../policies/rules/check.js";
 import { variablesOf } from "../../policies/rules/gates.js";
 import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Policy, Rule } from "./shapes.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 /** Gates where an access waits: the only ones where a rule may require approvals. */
 const APPROVAL_GATES = new Set(["access.request", "access.approve"]);
@@ -33,7 +34,5 @@ export const policyKind: CatalogKind<Policy> = {
   async validate(_ex, _organizationId, doc) {
     return doc.rule === undefined ? [] : ruleViolations(doc.rule);
   },
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "PolicyCreatedEvent" : after === undefined ? "PolicyDeletedEvent" : "PolicyUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("Policy"),
 };

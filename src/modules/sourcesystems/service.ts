@@ -1,6 +1,7 @@
 import type { CatalogKind } from "../catalog/document-service.js";
 import { teamOwned } from "../catalog/owned-documents.js";
 import type { SourceSystem } from "./shapes.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 export const sourceSystemKind: CatalogKind<SourceSystem> = {
   kind: "sourcesystem",
@@ -12,7 +13,5 @@ export const sourceSystemKind: CatalogKind<SourceSystem> = {
     titleOf: (s) => s.name,
     searchOf: (s) => [s.name, s.description],
   }),
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "SourceSystemCreatedEvent" : after === undefined ? "SourceSystemDeletedEvent" : "SourceSystemUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("SourceSystem"),
 };

@@ -5,6 +5,7 @@ import type { Tag } from "./shapes.js";
 import { conflict } from "../../platform/errors.js";
 import { tagRepository } from "./repository.js";
 import { tagIdViolations } from "./tag-ids.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 const ownerOf = (tag: Tag) => tag.owner ?? tag.info?.owner;
 
@@ -42,7 +43,5 @@ export const tagKind: CatalogKind<Tag> = {
     const named = assets.slice(0, 10).map((a) => `'${a}'`).join(", ") + (assets.length > 10 ? " and more" : "");
     throw conflict(`Tag '${tag.id}' is assigned to assets ${named}; remove those assignments first (rule: a tag in use is not deleted).`);
   },
-  emitChange(emit, id, before, after) {
-    emit(before === undefined ? "TagCreatedEvent" : after === undefined ? "TagDeletedEvent" : "TagUpdatedEvent", id);
-  },
+  emitChange: emitChangeEvent("Tag"),
 };

@@ -6,6 +6,7 @@ import { apiKeyRepository } from "../api-keys/repository.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import { searchText, type CatalogKind } from "../catalog/document-service.js";
 import type { Team } from "./shapes.js";
+import { emitChangeEvent } from "../catalog/change-events.js";
 
 export interface TeamHooks {
   /** How many open accesses (requested, approved or active) the team provides or consumes. */
@@ -23,9 +24,7 @@ export function teamKind(hooks: TeamHooks): CatalogKind<Team> {
       searchText: searchText(team.id, team.name, team.description),
     }),
     authorize: (p, id, before, after) => policy.writeTeam(p, id, writeOperation(before, after)),
-    emitChange(emit, id, before, after) {
-      emit(before === undefined ? "TeamCreatedEvent" : after === undefined ? "TeamDeletedEvent" : "TeamUpdatedEvent", id);
-    },
+    emitChange: emitChangeEvent("Team"),
     // A deleted team's notification channels go with it, in the same transaction (docs/notifications.md).
     async written(ex, p, id, after) {
       if (after === undefined) await audienceRepository.removeTeamChannels(ex, p.organizationId, id);

@@ -6,7 +6,7 @@ import type { Database } from "../../platform/database/index.js";
 import { conflict, invalid, notFound } from "../../platform/errors.js";
 import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import { checkDocumentSize, documentLimits } from "../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../catalog/document-limits.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import { testResultRepository, type TestResultFilter } from "./repository.js";
 import type { TestResults } from "./shapes.js";
@@ -61,6 +61,7 @@ export class TestResultService {
     private readonly database: Database,
     private readonly events: EventLog,
     private readonly clock: Clock,
+    private readonly limits: DocumentLimits,
   ) {}
 
   /**
@@ -73,7 +74,7 @@ export class TestResultService {
     const run = normalize(withMembers(body, { id: (body.id as string | undefined) ?? idFromRun ?? uuidv7() }) as TestResults);
     // Stringified once: measured against the limit before anything else, then stored and answered.
     const json = JSON.stringify(run);
-    checkDocumentSize("Test run", json);
+    checkDocumentSize("Test run", json, this.limits);
     return this.events.transaction(p, async (trx, emit) => {
       const contract = await resourceRepository.get(trx, p.organizationId, "datacontract", run.dataContractId);
       if (!contract) {
@@ -109,7 +110,7 @@ export class TestResultService {
    * next-page probe, and `cut` says the page ended at PAGE_LIMIT_BYTES with more to follow.
    */
   async list(p: Principal, filter: TestResultFilter): Promise<{ summaries: string[]; cut: boolean }> {
-    return testResultRepository.list(this.database.db, p.organizationId, filter, documentLimits().pageBytes);
+    return testResultRepository.list(this.database.db, p.organizationId, filter, this.limits.pageBytes);
   }
 
   /** One run as its stored JSON text: a big run is neither parsed nor serialized again to be read. */

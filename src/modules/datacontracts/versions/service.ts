@@ -13,7 +13,7 @@ import { invalid, notFound, ProblemWithMembers } from "../../../platform/errors.
 import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
 import { resourceRepository } from "../../catalog/resource-repository.js";
-import { checkDocumentSize, documentLimits } from "../../catalog/document-limits.js";
+import { checkDocumentSize, type DocumentLimits } from "../../catalog/document-limits.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
 
@@ -71,6 +71,7 @@ export class ContractVersionService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly limits: DocumentLimits,
   ) {}
 
   /** The stored contract, or 404: versions are read like the contract itself (any key of its organization). */
@@ -117,7 +118,7 @@ export class ContractVersionService {
       throw invalid(`The proposed document's id must equal the id in the path ('${id}') or be absent.`, [{ field: "id", message: `must equal '${id}' or be absent` }]);
     }
     // A proposal is judged as the PUT of it would be: over the stored-document limit it is not parsed.
-    checkDocumentSize("Proposed data contract", JSON.stringify(proposed));
+    checkDocumentSize("Proposed data contract", JSON.stringify(proposed), this.limits);
     const current = await this.current(p, id);
     const candidate = withMembers(proposed, { id });
     await parseContractAhead(current);
@@ -182,7 +183,7 @@ export class ContractVersionService {
     const breaking = changes.some((c) => c.breaking);
     const accesses = breaking ? await accessRepository.approvedUnderContract(ex, organizationId, id, this.clock.now().toISOString(), MAX_AFFECTED) : [];
     const ids = accesses.map((a) => a.id);
-    const listed = listedChanges(changes, ids);
+    const listed = listedChanges(changes, ids, this.limits.pageBytes);
     return {
       from,
       to,
@@ -195,10 +196,9 @@ export class ContractVersionService {
 }
 
 /** The changes a report lists: breaking ones first, within `MAX_LISTED_CHANGES` and the page byte limit. */
-function listedChanges(changes: ContractChange[], affected: string[]): ContractChange[] {
+function listedChanges(changes: ContractChange[], affected: string[], budget: number): ContractChange[] {
   const ordered = [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
   const idsBytes = affected.reduce((sum, id) => sum + Buffer.byteLength(id) + 3, 0);
-  const budget = documentLimits().pageBytes;
   const listed: ContractChange[] = [];
   let bytes = 0;
   for (const change of ordered) {

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
 import { serial } from "./serial.js";
+import { belongsToOrganization, optional, required } from "./columns.js";
 
 export default function migration(dialect: DialectName): Migration {
   const autoId = serial(dialect);
@@ -16,33 +17,24 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema
         .createTable("api_keys")
         .addColumn("id", "text", (c) => c.primaryKey())
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("display_name", "text", (c) => c.notNull())
-        .addColumn("scope", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "display_name", "scope"))
         .addColumn("team_id", "text")
         .addColumn("secret_hash", "text", (c) => c.notNull().unique())
         .addColumn("secret_hint", "text", (c) => c.notNull())
-        .addColumn("expires_at_input", "text")
-        .addColumn("expires_at", "text")
+        .$call(optional("text", "expires_at_input", "expires_at"))
         .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("last_used_at", "text")
-        .addColumn("revoked_at", "text")
+        .$call(optional("text", "last_used_at", "revoked_at"))
         .execute();
       await db.schema.createIndex("api_keys_by_organization").on("api_keys").columns(["organization_id", "created_at"]).execute();
 
       await db.schema
         .createTable("resources")
         .addColumn("row_id", autoId)
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("kind", "text", (c) => c.notNull())
-        .addColumn("id", "text", (c) => c.notNull())
-        .addColumn("title", "text")
-        .addColumn("owner_team_id", "text")
-        .addColumn("status", "text")
-        .addColumn("search_text", "text", (c) => c.notNull())
-        .addColumn("doc", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "kind", "id"))
+        .$call(optional("text", "title", "owner_team_id", "status"))
+        .$call(required("text", "search_text", "doc", "created_at", "updated_at"))
         .addUniqueConstraint("resources_identity", ["organization_id", "kind", "id"])
         .execute();
       await db.schema
@@ -55,11 +47,7 @@ export default function migration(dialect: DialectName): Migration {
         .createTable("events")
         .addColumn("seq", autoId)
         .addColumn("id", "text", (c) => c.notNull().unique())
-        .addColumn("organization_id", "text", (c) => c.notNull())
-        .addColumn("kind", "text", (c) => c.notNull())
-        .addColumn("subject", "text", (c) => c.notNull())
-        .addColumn("time", "text", (c) => c.notNull())
-        .addColumn("data", "text", (c) => c.notNull())
+        .$call(required("text", "organization_id", "kind", "subject", "time", "data"))
         .execute();
       // Every feed read is "this organization, after this position": one index range scan.
       await db.schema.createIndex("events_feed").on("events").columns(["organization_id", "seq"]).execute();

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { belongsToOrganization, required } from "./columns.js";
 
 /** People of the web app: accounts, their organizations, sessions and one-time setup links. */
 export default function migration(_dialect: DialectName): Migration {
@@ -15,10 +16,9 @@ export default function migration(_dialect: DialectName): Migration {
         .execute();
       await db.schema
         .createTable("memberships")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-        .addColumn("role", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(required("text", "role", "created_at"))
         .addPrimaryKeyConstraint("memberships_pk", ["organization_id", "user_id"])
         .execute();
       await db.schema.createIndex("memberships_by_user").on("memberships").columns(["user_id"]).execute();
@@ -28,20 +28,15 @@ export default function migration(_dialect: DialectName): Migration {
         .addColumn("token_hash", "text", (c) => c.notNull().unique())
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
         .addColumn("organization_id", "text", (c) => c.references("organizations.id").onDelete("set null"))
-        .addColumn("csrf_token", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("last_seen_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .$call(required("text", "csrf_token", "created_at", "last_seen_at", "expires_at"))
         .execute();
       await db.schema
         .createTable("setup_tokens")
         .addColumn("token_hash", "text", (c) => c.primaryKey())
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         // Absent for the first-start link, where the person chooses the address.
         .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
-        .addColumn("role", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .$call(required("text", "role", "created_at", "expires_at"))
         .addColumn("used_at", "text")
         .execute();
     },

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { belongsToOrganization, required } from "./columns.js";
 
 /**
  * Accounts become global and organizations invite (docs/product.md §2). An invitation is bound to
@@ -13,12 +14,10 @@ export default function migration(_dialect: DialectName): Migration {
       await db.schema
         .createTable("invitations")
         .addColumn("token_hash", "text", (c) => c.primaryKey())
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         // Lower-cased. Null only on the first-start setup link, where the person chooses the address.
         .addColumn("email", "text")
-        .addColumn("role", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .$call(required("text", "role", "created_at", "expires_at"))
         .addColumn("used_at", "text")
         .execute();
       await db.schema.createIndex("invitations_by_address").on("invitations").columns(["organization_id", "email"]).execute();

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
 import { serial } from "./serial.js";
+import { belongsToOrganization, required } from "./columns.js";
 
 export default function migration(dialect: DialectName): Migration {
   return {
@@ -8,17 +9,14 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema
         .createTable("test_results")
         .addColumn("row_id", serial(dialect))
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("id", "text", (c) => c.notNull())
-        .addColumn("data_contract_id", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "id", "data_contract_id"))
         .addColumn("server", "text")
         .addColumn("result", "text", (c) => c.notNull())
         // The contract's owner when the run was published: who may delete it.
         .addColumn("owner_team_id", "text")
         // The run without its checks and logs, which lists leave out.
-        .addColumn("summary", "text", (c) => c.notNull())
-        .addColumn("doc", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(required("text", "summary", "doc", "created_at"))
         .addUniqueConstraint("test_results_identity", ["organization_id", "id"])
         .execute();
       // Lists are newest first, often of one contract.

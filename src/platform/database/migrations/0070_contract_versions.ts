@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { belongsToOrganization, required } from "./columns.js";
 
 /**
  * Every document a data contract has had, numbered from 1 (docs/product.md §9). Existing contracts
@@ -10,13 +11,11 @@ export default function migration(_dialect: DialectName): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("contract_versions")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         .addColumn("contract_id", "text", (c) => c.notNull())
         .addColumn("n", "integer", (c) => c.notNull())
         .addColumn("version", "text")
-        .addColumn("doc", "text", (c) => c.notNull())
-        .addColumn("principal", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(required("text", "doc", "principal", "created_at"))
         .addPrimaryKeyConstraint("contract_versions_pk", ["organization_id", "contract_id", "n"])
         .execute();
 

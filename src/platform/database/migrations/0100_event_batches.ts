@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { required } from "./columns.js";
 
 /**
  * The feed's full batches, stored once rendered (src/events/engine/batch-sealer.ts): a consumer catching
@@ -18,8 +19,7 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema
         .createTable("event_batches")
         .addColumn("organization_id", "text", (c) => c.notNull())
-        .addColumn("after_seq", "bigint", (c) => c.notNull())
-        .addColumn("last_seq", "bigint", (c) => c.notNull())
+        .$call(required("bigint", "after_seq", "last_seq"))
         .addColumn("last_id", "text", (c) => c.notNull())
         .addColumn("count", "integer", (c) => c.notNull())
         .addColumn("parts", "text", (c) => c.notNull())

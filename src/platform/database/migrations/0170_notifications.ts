@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import type { DialectName } from "../index.js";
 import { serial } from "./serial.js";
+import { belongsToOrganization, optional, required } from "./columns.js";
 
 /**
  * Notifications (docs/notifications.md): team channels, the cursor that derives notifications
@@ -12,19 +13,15 @@ export default function migration(dialect: DialectName): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("notification_channels")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("team_id", "text", (c) => c.notNull())
-        .addColumn("id", "text", (c) => c.notNull())
-        .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("type", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "team_id", "id", "name", "type"))
         .addColumn("endpoint", "text")
         // JSON array of e-mail addresses (type email).
         .addColumn("addresses", "text")
         .addColumn("enabled", "integer", (c) => c.notNull())
         // Standard Webhooks signing secret (type webhook): shown once, never answered again.
         .addColumn("secret", "text")
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .$call(required("text", "created_at", "updated_at"))
         .addPrimaryKeyConstraint("notification_channels_pk", ["organization_id", "team_id", "id"])
         .execute();
 
@@ -43,12 +40,10 @@ export default function migration(dialect: DialectName): Migration {
         .createTable("notification_deliveries")
         .addColumn("row_id", serial(dialect))
         .addColumn("id", "text", (c) => c.notNull().unique())
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         // Who receives it, delivered in event order: `channel:<teamId>/<channelId>` or `email:<userId>`.
         .addColumn("target", "text", (c) => c.notNull())
-        .addColumn("team_id", "text")
-        .addColumn("channel_id", "text")
-        .addColumn("user_id", "text")
+        .$call(optional("text", "team_id", "channel_id", "user_id"))
         .addColumn("event_id", "text", (c) => c.notNull())
         .addColumn("event_seq", "bigint", (c) => c.notNull())
         .addColumn("kind", "text", (c) => c.notNull())
@@ -62,8 +57,7 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn("last_status_code", "integer")
         .addColumn("last_error", "text")
         .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("last_attempt_at", "text")
-        .addColumn("delivered_at", "text")
+        .$call(optional("text", "last_attempt_at", "delivered_at"))
         .addUniqueConstraint("notification_deliveries_once", ["target", "event_id", "kind"])
         .execute();
       await db.schema.createIndex("notification_deliveries_by_target").on("notification_deliveries").columns(["target", "status", "event_seq"]).execute();
@@ -74,12 +68,8 @@ export default function migration(dialect: DialectName): Migration {
         .createTable("notifications")
         .addColumn("row_id", serial(dialect))
         .addColumn("id", "text", (c) => c.notNull().unique())
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("user_id", "text", (c) => c.notNull())
-        .addColumn("event_id", "text", (c) => c.notNull())
-        .addColumn("kind", "text", (c) => c.notNull())
-        .addColumn("message", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "user_id", "event_id", "kind", "message", "created_at"))
         .addColumn("read_at", "text")
         .addUniqueConstraint("notifications_once", ["user_id", "event_id", "kind"])
         .execute();
@@ -87,11 +77,10 @@ export default function migration(dialect: DialectName): Migration {
 
       await db.schema
         .createTable("notification_settings")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         .addColumn("user_id", "text", (c) => c.notNull())
         // JSON array of the notification kinds the person turned off.
-        .addColumn("disabled_kinds", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .$call(required("text", "disabled_kinds", "updated_at"))
         .addPrimaryKeyConstraint("notification_settings_pk", ["organization_id", "user_id"])
         .execute();
     },

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { required } from "./columns.js";
 
 /**
  * Single sign-on and provisioning (docs/identity.md):
@@ -15,17 +16,13 @@ export default function migration(_dialect: DialectName): Migration {
       await db.schema
         .createTable("oidc_sign_ins")
         .addColumn("state_hash", "text", (c) => c.primaryKey())
-        .addColumn("code_verifier", "text", (c) => c.notNull())
-        .addColumn("nonce", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .$call(required("text", "code_verifier", "nonce", "created_at", "expires_at"))
         .execute();
       await db.schema.createIndex("oidc_sign_ins_by_expiry").on("oidc_sign_ins").columns(["expires_at"]).execute();
 
       await db.schema
         .createTable("oidc_identities")
-        .addColumn("issuer", "text", (c) => c.notNull())
-        .addColumn("subject", "text", (c) => c.notNull())
+        .$call(required("text", "issuer", "subject"))
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
         .addColumn("last_sign_in_at", "text", (c) => c.notNull())
         .addPrimaryKeyConstraint("oidc_identities_pk", ["issuer", "subject"])

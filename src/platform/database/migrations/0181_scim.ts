@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
+import { belongsToOrganization, required } from "./columns.js";
 
 /**
  * SCIM 2.0 provisioning (docs/identity.md): the users and groups an organization's identity
@@ -11,7 +12,7 @@ export default function migration(_dialect: DialectName): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("scim_users")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         .addColumn("id", "text", (c) => c.notNull())
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
         // Lower-cased, unique per organization (userName is case-insensitive, RFC 7643 §4.1.1).
@@ -19,8 +20,7 @@ export default function migration(_dialect: DialectName): Migration {
         .addColumn("active", "integer", (c) => c.notNull())
         .addColumn("doc", "text", (c) => c.notNull())
         .addColumn("version", "integer", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .$call(required("text", "created_at", "updated_at"))
         .addPrimaryKeyConstraint("scim_users_pk", ["organization_id", "id"])
         .addUniqueConstraint("scim_users_user_name", ["organization_id", "user_name_key"])
         .addUniqueConstraint("scim_users_account", ["organization_id", "user_id"])
@@ -28,21 +28,17 @@ export default function migration(_dialect: DialectName): Migration {
 
       await db.schema
         .createTable("scim_groups")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("id", "text", (c) => c.notNull())
-        .addColumn("display_name", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "id", "display_name"))
         .addColumn("external_id", "text")
         .addColumn("version", "integer", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .$call(required("text", "created_at", "updated_at"))
         .addPrimaryKeyConstraint("scim_groups_pk", ["organization_id", "id"])
         .execute();
 
       await db.schema
         .createTable("scim_group_members")
-        .addColumn("organization_id", "text", (c) => c.notNull())
-        .addColumn("group_id", "text", (c) => c.notNull())
-        .addColumn("scim_user_id", "text", (c) => c.notNull())
+        .$call(required("text", "organization_id", "group_id", "scim_user_id"))
         .addPrimaryKeyConstraint("scim_group_members_pk", ["organization_id", "group_id", "scim_user_id"])
         .execute();
       await db.schema.createIndex("scim_group_members_by_user").on("scim_group_members").columns(["organization_id", "scim_user_id"]).execute();

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from "kysely";
+import { belongsToOrganization, required } from "./columns.js";
 
 /**
  * The approvals given to an access that needs several (docs/policies.md): one row per access and
@@ -10,11 +11,8 @@ export default function migration(): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("access_approvals")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("access_id", "text", (c) => c.notNull())
-        .addColumn("principal", "text", (c) => c.notNull())
-        .addColumn("scope", "text", (c) => c.notNull())
-        .addColumn("team_ids", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "access_id", "principal", "scope", "team_ids"))
         .addColumn("comment", "text")
         .addColumn("created_at", "text", (c) => c.notNull())
         .addPrimaryKeyConstraint("access_approvals_identity", ["organization_id", "access_id", "principal"])

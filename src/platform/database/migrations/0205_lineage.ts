@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 import type { DialectName } from "../index.js";
 import { serial } from "./serial.js";
+import { belongsToOrganization, optional, required } from "./columns.js";
 
 /**
  * OpenLineage run events (docs/lineage.md): each event as sent, the job–dataset edges read out of
@@ -12,18 +13,14 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema
         .createTable("lineage_events")
         .addColumn("row_id", serial(dialect))
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
+        .$call(belongsToOrganization)
         .addColumn("run_id", "text", (c) => c.notNull())
         .addColumn("event_type", "text")
-        .addColumn("event_time", "text", (c) => c.notNull())
-        .addColumn("job_namespace", "text", (c) => c.notNull())
-        .addColumn("job_name", "text", (c) => c.notNull())
-        .addColumn("data_product_id", "text")
-        .addColumn("output_port_name", "text")
+        .$call(required("text", "event_time", "job_namespace", "job_name"))
+        .$call(optional("text", "data_product_id", "output_port_name"))
         // The team of the principal that posted it (null for organization principals): who may delete it.
         .addColumn("team_id", "text")
-        .addColumn("doc", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(required("text", "doc", "created_at"))
         .execute();
       // A client that sends an event again (a retry after a lost answer) stores it once.
       await db.schema
@@ -43,10 +40,7 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn("row_id", serial(dialect))
         .addColumn("organization_id", "text", (c) => c.notNull())
         .addColumn("event_row_id", "bigint", (c) => c.notNull().references("lineage_events.row_id").onDelete("cascade"))
-        .addColumn("job_namespace", "text", (c) => c.notNull())
-        .addColumn("job_name", "text", (c) => c.notNull())
-        .addColumn("dataset_namespace", "text", (c) => c.notNull())
-        .addColumn("dataset_name", "text", (c) => c.notNull())
+        .$call(required("text", "job_namespace", "job_name", "dataset_namespace", "dataset_name"))
         // "input": the job reads the dataset; "output": the job writes it.
         .addColumn("direction", "text", (c) => c.notNull())
         .execute();
@@ -56,19 +50,12 @@ export default function migration(dialect: DialectName): Migration {
 
       await db.schema
         .createTable("lineage_violations")
-        .addColumn("organization_id", "text", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
-        .addColumn("job_namespace", "text", (c) => c.notNull())
-        .addColumn("job_name", "text", (c) => c.notNull())
-        .addColumn("data_product_id", "text", (c) => c.notNull())
-        .addColumn("output_port_id", "text", (c) => c.notNull())
+        .$call(belongsToOrganization)
+        .$call(required("text", "job_namespace", "job_name", "data_product_id", "output_port_id"))
         // The UTC day (YYYY-MM-DD) of the read: one record per job, port and day.
-        .addColumn("day", "text", (c) => c.notNull())
-        .addColumn("consumer_data_product_id", "text", (c) => c.notNull())
+        .$call(required("text", "day", "consumer_data_product_id"))
         .addColumn("consumer_team_id", "text")
-        .addColumn("run_id", "text", (c) => c.notNull())
-        .addColumn("dataset_namespace", "text", (c) => c.notNull())
-        .addColumn("dataset_name", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .$call(required("text", "run_id", "dataset_namespace", "dataset_name", "created_at"))
         .addUniqueConstraint("lineage_violations_once", ["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"])
         .execute();
       await db.schema.createIndex("lineage_violations_by_product").on("lineage_violations").columns(["organization_id", "data_product_id", "day"]).execute();
