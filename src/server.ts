@@ -69,12 +69,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.events.start(app.log);
     services.identity.mappedTeams.setLog(app.log);
     services.notificationEngine.start(app.log);
-    services.lineage.start(app.log);
-    services.usage.start(app.log);
+    services.lineage.retention.start(app.log);
+    services.usage.retention.start(app.log);
   } catch (error) {
     await services.notificationEngine.stop();
-    await services.lineage.stop();
-    await services.usage.stop();
+    await services.lineage.retention.stop();
+    await services.usage.retention.stop();
     await scheduler.stop();
     await statistics.stop();
     await app.close();
@@ -96,8 +96,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       (closing ??= (async () => {
         // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
         await services.notificationEngine.stop();
-        await services.lineage.stop();
-        await services.usage.stop();
+        await services.lineage.retention.stop();
+        await services.usage.retention.stop();
         await scheduler.stop();
         await statistics.stop();
         await app.close();

@@ -5,9 +5,12 @@ import { principalOf, type App } from "../../platform/http/types.js";
 import { sendStored } from "../catalog/document-routes.js";
 import type { StoredSpan } from "./repository.js";
 import type { UsageService } from "./service.js";
-import { MAX_SPANS_PER_REQUEST, TracesAnswerSchema, TracesDeletedSchema, TracesDeleteQuery, TracesListQuery, UsageSummarySchema } from "./shapes.js";
+import { MAX_SPANS_PER_REQUEST, TracesAnswerSchema, TracesDeletedSchema, TracesDeleteQuery, TracesListQuery, UsageSummarySchema, UsageViolationsSchema } from "./shapes.js";
 
 const tags = ["usage"];
+
+/** Most recorded uses without an agreement one answer lists. */
+const VIOLATIONS_LIMIT = 1000;
 
 /**
  * Stored spans back in the OTLP/JSON shape they came in: neighbours with the same resource and
@@ -74,6 +77,20 @@ export function usageRoutes(app: App, usage: UsageService): void {
       },
     },
     async (request) => ({ deletedCount: await usage.delete(principalOf(request), request.query) }),
+  );
+
+  app.get(
+    "/api/v1/usage/violations",
+    {
+      schema: {
+        tags,
+        summary: "Uses without an agreement of a data product's output ports",
+        description: `Spans that used a port for a consumer without an active access to it, once per consumer, service, port and day, newest first (at most ${VIOLATIONS_LIMIT}); the counterpart of \`GET /api/v1/lineage/violations\`.`,
+        querystring: Type.Object({ dataProductId: Type.String({ minLength: 1, maxLength: 1024, description: "The providing data product." }) }),
+        response: { 200: UsageViolationsSchema, ...errors(404) },
+      },
+    },
+    async (request) => usage.violationsOf(principalOf(request), request.query.dataProductId, VIOLATIONS_LIMIT),
   );
 
   app.get(

@@ -134,6 +134,20 @@ export function usageTests(check: StandardsCheck): void {
       clock.advance(DAY);
       await t.api("POST", "/api/v1/traces", use({ "consumer.team.id": "crm" }));
       expect(await violationEvents()).toHaveLength(before + 3);
+      // The provider reads them back, newest first, in the shape of lineage's reads without an
+      // agreement; so does any key of the organization, and no other organization.
+      const listed = await t.api("GET", "/api/v1/usage/violations?dataProductId=orders", undefined, { key: analyticsKey });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body).toHaveLength(3);
+      expect(listed.body[0]).toMatchObject({ dataProductId: "orders", outputPortId: "pg", day: "2026-06-02", consumerType: "team", consumerDataProductId: null, consumerTeamId: "crm", span: { serviceName: "bi-tool" } });
+      expect(listed.body).toContainEqual(expect.objectContaining({ day: "2026-06-01", consumerType: "dataProduct", consumerDataProductId: "customers", consumerTeamId: "crm" }));
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=reporting", undefined, { key: readKey })).body).toEqual([]);
+      const unknown = await t.api("GET", "/api/v1/usage/violations?dataProductId=nope");
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect((await t.api("GET", "/api/v1/usage/violations")).status).toBe(400);
+      const outsiders = await t.createOrganization("outsiders");
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders", undefined, { key: outsiders.key })).status).toBe(404);
     });
 
     it("answers bodies that are no OTLP export with clear problems, and stores nothing of them", async () => {
@@ -190,11 +204,14 @@ export function usageTests(check: StandardsCheck): void {
       const ours = (await t.api("GET", "/api/dataproducts/orders/usage")).body.count;
       clock.advance(31 * DAY);
       expect((await t.api("POST", "/api/v1/traces", sdkExport("x", [sdkSpan({ attributes: { "dataproduct.id": "orders" } })]))).body).toEqual({});
-      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(1);
+      // A post deletes nothing old: the hourly sweep does, in every organization, with the uses without an agreement of that time.
+      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(ours + 1);
       expect(ours).toBeGreaterThan(1);
-      // The other organization posted nothing new: the sweep removes its old spans.
-      expect(await t.server.services.usage.sweep()).toBeGreaterThanOrEqual(1);
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders")).body.length).toBeGreaterThan(0);
+      expect(await t.server.services.usage.retention.sweep()).toBeGreaterThanOrEqual(ours + 1);
+      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(1);
       expect((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: org.key })).body.count).toBe(0);
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders")).body).toEqual([]);
     });
   });
 }

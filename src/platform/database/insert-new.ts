@@ -1,0 +1,42 @@
+import type { Kysely } from "kysely";
+import { chunked } from "./chunks.js";
+import type { Executor } from "./index.js";
+
+/**
+ * Inserts many rows with few statements, `perStatement` rows each, keeping each unique key once:
+ * a row whose key (`keyColumns`, a unique index of `table`) is stored already, or came earlier in
+ * `rows`, is skipped. Answers, row by row, the `returning` columns of the rows stored now
+ * (undefined for the skipped ones). Keep `perStatement` × columns under SQLite's 32,766 parameters.
+ */
+export async function insertNew<R extends Record<string, unknown>>(
+  ex: Executor,
+  table: string,
+  keyColumns: ReadonlyArray<keyof R & string>,
+  rows: readonly R[],
+  perStatement: number,
+  returning: readonly string[] = [],
+): Promise<Array<Record<string, unknown> | undefined>> {
+  const keyOf = (r: Record<string, unknown>) => JSON.stringify(keyColumns.map((c) => r[c] ?? null));
+  const firstOf = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const key = keyOf(r);
+    if (!firstOf.has(key)) firstOf.set(key, i);
+  });
+  const unique = [...firstOf.values()].map((i) => rows[i]!);
+  const stored = new Map<string, Record<string, unknown>>();
+  // The table is named by the caller's repository; the builder's types do not follow a name held in a variable.
+  const db = ex as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (const slice of chunked(unique, perStatement)) {
+    const back = await db
+      .insertInto(table)
+      .values(slice)
+      .onConflict((oc) => oc.columns(keyColumns as string[]).doNothing())
+      .returning([...keyColumns, ...returning])
+      .execute();
+    for (const r of back) stored.set(keyOf(r), r);
+  }
+  return rows.map((r, i) => {
+    const key = keyOf(r);
+    return firstOf.get(key) === i ? stored.get(key) : undefined;
+  });
+}
