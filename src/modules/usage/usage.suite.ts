@@ -52,13 +52,23 @@ export function usageTests(check: StandardsCheck): void {
       expect(res.body.partialSuccess.errorMessage).toMatch(/resourceSpans\[1\]\.scopeSpans\[0\]\.spans\[0\] names no dataproduct\.id/);
       const listed = await t.api("GET", "/api/v1/traces?dataProductId=orders");
       expect(listed.status).toBe(200);
-      // Answered as sent: the exporter's numeric kind and string nanoseconds, which OTLP/JSON writes
-      // and the reference's description types otherwise; the reference's own shape is checked below.
+      // Answered in the reference description's shape: the exporter's numeric kind as its name, its
+      // string nanoseconds and integer values as JSON numbers of the same digits; the rest as sent.
+      check.answer("GET", "/api/v1/traces", 200, listed.body);
+      const answered = (span: ReturnType<typeof sdkSpan>) => ({
+        ...span,
+        kind: "SPAN_KIND_CLIENT",
+        startTimeUnixNano: Number(span.startTimeUnixNano),
+        endTimeUnixNano: Number(span.endTimeUnixNano),
+        attributes: span.attributes.map((a) => ("intValue" in a.value ? { ...a, value: { intValue: Number(a.value.intValue) } } : a)),
+      });
+      expect(listed.text).toContain(`"startTimeUnixNano":${used.startTimeUnixNano}`);
+      expect(listed.text).toContain(`{"intValue":1523}`);
       // Spans of one resource and scope come back together, as sent.
       expect(listed.body.resourceSpans).toHaveLength(1);
       expect(listed.body.resourceSpans[0].resource).toEqual(body.resourceSpans[0].resource);
       expect(listed.body.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: "usage", version: "1.0.0" });
-      expect(spansOf(listed.body)).toEqual([used, other]);
+      expect(spansOf(listed.body)).toEqual([answered(used), answered(other)]);
       expect(spansOf((await t.api("GET", "/api/v1/traces?outputPortId=pg")).body)).toEqual([]);
       expect(spansOf((await t.api("GET", "/api/v1/traces?scopeName=usage&outputPortId=open")).body)).toHaveLength(2);
     });
