@@ -40,7 +40,7 @@ export function usageTests(check: StandardsCheck): void {
     const violationEvents = async () => ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.type.endsWith(".AccessViolationDetectedEvent"));
     const spansOf = (body: any) => body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans));
 
-    it("keeps the spans of an SDK export that use a product, answers them back as sent, and rejects the rest with partialSuccess", async () => {
+    it("keeps the spans of an SDK export that use a product, answers them back in the reference shape, and rejects the rest with partialSuccess", async () => {
       const used = sdkSpan({ attributes: { "outputport.id": "open", "consumer.dataproduct.id": "reporting" } });
       const other = sdkSpan({ attributes: { "outputport.id": "open" } });
       const body = sdkExport("reporting-dashboard", [used, other], { "dataproduct.id": "orders" });
