@@ -2,7 +2,7 @@ import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
-import { insertNew } from "../../platform/database/insert-new.js";
+import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import type { LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewLineageEvent = Omit<Insertable<LineageEventsTable>, "row_id">;
@@ -70,20 +70,16 @@ export const lineageRepository = {
   },
 
   /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep); their edges go with them. */
-  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("lineage_events").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "lineage_events", before, limit, "row_id");
   },
 
   /**
    * Removes the recorded reads without an agreement of any organization made before `before`, of
    * at most `limit` instants (the records of one request share theirs), the oldest first.
    */
-  async deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("lineage_violations").select("created_at").distinct().where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("lineage_violations").where("created_at", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "lineage_violations", before, limit, "created_at");
   },
 
   /**

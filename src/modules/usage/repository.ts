@@ -2,7 +2,7 @@ import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
 import { chunked } from "../../platform/database/chunks.js";
-import { insertNew } from "../../platform/database/insert-new.js";
+import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import type { UsageSpansTable, UsageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewUsageSpan = Omit<Insertable<UsageSpansTable>, "row_id">;
@@ -171,20 +171,16 @@ export const usageRepository = {
   },
 
   /** Removes up to `limit` spans of any organization stored before `before` (the periodic sweep). */
-  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("usage_spans").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("usage_spans").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "usage_spans", before, limit, "row_id");
   },
 
   /**
    * Removes the recorded uses without an agreement of any organization made before `before`, of
    * at most `limit` instants (the records of one request share theirs), the oldest first.
    */
-  async deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("usage_violations").select("created_at").distinct().where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("usage_violations").where("created_at", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "usage_violations", before, limit, "created_at");
   },
 };
 

@@ -40,3 +40,18 @@ export async function insertNew<R extends Record<string, unknown>>(
     return firstOf.get(key) === i ? stored.get(key) : undefined;
   });
 }
+
+/**
+ * Removes up to `limit` rows of `table`, of any organization, made before `before` (its
+ * `created_at`), the oldest first: by `row_id` where the table has one, else all rows of at most
+ * `limit` instants (the rows one request makes share theirs). Answers how many went.
+ */
+export async function deleteMadeBefore(ex: Executor, table: string, before: string, limit: number, by: "row_id" | "created_at"): Promise<number> {
+  const db = ex as unknown as Kysely<Record<string, { row_id: number; created_at: string }>>;
+  const oldest = db.selectFrom(table).select(by).where("created_at", "<", before).orderBy("created_at").limit(limit);
+  const result = await db
+    .deleteFrom(table)
+    .where(by, "in", by === "row_id" ? oldest : oldest.distinct())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
