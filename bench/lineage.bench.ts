@@ -3,7 +3,7 @@
  * clients in batches of 100 events a request against one event a request, on the same `steward
  * serve` child, in alternating rounds; then the server's memory while a large number of events
  * arrives. Both databases. `BENCH_SCALE=small` runs on small numbers; `BENCH_LINEAGE_EVENTS` sets
- * how many events the memory run posts.
+ * how many events the memory run posts; `BENCH_LINEAGE_PARTS=memory` (or `ingest`) runs one part only.
  */
 import { randomUUID } from "node:crypto";
 import type { DatabaseKind } from "../test/helpers/databases.js";
@@ -173,7 +173,8 @@ async function memory(kind: DatabaseKind) {
 
 export async function run(): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { name: "lineage", scale: SMALL ? "small" : "full", client: CLIENT, batch: BATCH };
-  result.ingest = { sqlite: await ratio("sqlite"), postgres: await ratio("postgres") };
-  result.memory = { sqlite: await memory("sqlite"), postgres: await memory("postgres") };
+  const parts = (process.env.BENCH_LINEAGE_PARTS ?? "ingest,memory").split(",");
+  if (parts.includes("ingest")) result.ingest = { sqlite: await ratio("sqlite"), postgres: await ratio("postgres") };
+  if (parts.includes("memory")) result.memory = { sqlite: await memory("sqlite"), postgres: await memory("postgres") };
   return result;
 }

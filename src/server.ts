@@ -54,8 +54,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   /** Stops everything started here, in the order SIGTERM needs; also what a failed start undoes. */
   const stopAll = async (): Promise<void> => {
     await services.notificationEngine.stop();
-    await services.lineage.stop();
-    await services.usage.stop();
+    await services.lineage.retention.stop();
+    await services.usage.retention.stop();
     await scheduler.stop();
     await statistics.stop();
     // Fastify stops accepting, answers held long polls (preClose) and waits for in-flight requests.
@@ -83,8 +83,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.events.start(app.log);
     services.identity.mappedTeams.setLog(app.log);
     services.notificationEngine.start(app.log);
-    services.lineage.start(app.log);
-    services.usage.start(app.log);
+    services.lineage.retention.start(app.log);
+    services.usage.retention.start(app.log);
   } catch (error) {
     await stopAll();
     throw error;

@@ -50,7 +50,7 @@ describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
     const client = await connect(t.url, analyticsKey);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((x) => x.name).sort()).toEqual(["access_status", "get_data_contract", "get_data_product", "list_my_accesses", "request_access", "search"]);
+      expect(tools.map((x) => x.name).sort()).toEqual(["access_status", "get_data_contract", "get_data_product", "get_usage", "list_my_accesses", "request_access", "search"]);
       expect(tools.find((x) => x.name === "request_access")?.inputSchema.required).toEqual(["dataProductId", "outputPortId", "purpose"]);
 
       const found = json(await client.callTool({ name: "search", arguments: { query: "order_id" } }));
@@ -93,6 +93,52 @@ describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
       await expect(client.callTool({ name: "drop_tables", arguments: {} })).rejects.toThrow(/no tool/);
     } finally {
       await client.close();
+    }
+  });
+
+  it("answers who used a product or an access as the API does, for the keys the API answers", async () => {
+    const span = (spanId: string, start: string, attributes: Record<string, string>) => ({
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId,
+      name: "SELECT orders",
+      startTimeUnixNano: String(Date.parse(start) * 1_000_000),
+      attributes: Object.entries(attributes).map(([key, value]) => ({ key, value: { stringValue: value } })),
+    });
+    const body = {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "bi" } }] },
+          scopeSpans: [{ scope: { name: "usage" }, spans: [span("a1", "2026-06-01T08:00:00Z", { "dataproduct.id": "orders", "consumer.team.id": "analytics" }), span("a2", "2026-06-02T08:00:00Z", { "dataproduct.id": "orders", "consumer.team.id": "analytics" })] }],
+        },
+      ],
+    };
+    expect((await t.api("POST", "/api/v1/traces", body)).body).toEqual({});
+    const reader = await connect(t.url, readKey);
+    try {
+      const used = await reader.callTool({ name: "get_usage", arguments: { dataProductId: "orders" } });
+      expect(used.isError).toBeFalsy();
+      expect(json(used)).toEqual({ count: 2, consumers: [{ type: "team", id: "analytics", count: 2, lastUsedAt: "2026-06-02T08:00:00.000Z" }] });
+      expect(json(used)).toEqual((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: readKey })).body);
+      const accessId = json(await reader.callTool({ name: "list_my_accesses", arguments: {} }))[0].id;
+      expect(json(await reader.callTool({ name: "get_usage", arguments: { accessId } }))).toEqual({ count: 0, consumers: [] });
+      const missing = await reader.callTool({ name: "get_usage", arguments: { dataProductId: "nope" } });
+      expect(missing.isError).toBe(true);
+      expect(text(missing)).toMatch(/^404: /);
+      const both = await reader.callTool({ name: "get_usage", arguments: { dataProductId: "orders", accessId } });
+      expect(both.isError).toBe(true);
+      expect(text(both)).toMatch(/^400: /);
+      expect((await reader.callTool({ name: "get_usage", arguments: {} })).isError).toBe(true);
+    } finally {
+      await reader.close();
+    }
+    // Another organization's key reads nothing of this one, through the API or the tool.
+    const other = await t.createOrganization("elsewhere");
+    expect((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: other.key })).status).toBe(404);
+    const outsider = await connect(t.url, other.key);
+    try {
+      expect(text(await outsider.callTool({ name: "get_usage", arguments: { dataProductId: "orders" } }))).toMatch(/^404: /);
+    } finally {
+      await outsider.close();
     }
   });
 

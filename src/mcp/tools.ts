@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import type { Principal } from "../platform/auth.js";
 import type { Services } from "../services.js";
+import { badRequest } from "../platform/errors.js";
 import { RESOURCE_TYPE_NAMES } from "../modules/search/shapes.js";
 
 /**
@@ -19,7 +20,8 @@ export interface Tool<S extends TObject = TObject> {
 }
 
 const tool = <S extends TObject>(t: Tool<S>): Tool<S> => t;
-const Id = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000]+$" });
+const IdOf = (description?: string) => Type.String({ minLength: 1, maxLength: 256, pattern: "^[^/\\u0000]+$", description });
+const Id = IdOf();
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, pattern: "^[^\\u0000]*$", description });
 const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2}))?$", description: "A date (2026-12-31) or date-time." });
 
@@ -101,5 +103,20 @@ export const TOOLS: Tool[] = [
     input: Type.Object({ id: Id }),
     readOnly: true,
     run: (s, p, args) => s.access.get(p, args.id),
+  }),
+  tool({
+    name: "get_usage",
+    title: "Read who used a data product or an access",
+    description:
+      "From the usage traces reported to Steward: how many uses are kept, and who used it (a data product, a team, or the reporting service), how often and when last, most recent first. Name either a data product or an access.",
+    input: Type.Object({
+      dataProductId: Type.Optional(IdOf("The data product whose uses to read.")),
+      accessId: Type.Optional(IdOf("The access whose uses to read.")),
+    }),
+    readOnly: true,
+    run(s, p, args) {
+      if ((args.dataProductId === undefined) === (args.accessId === undefined)) throw badRequest("Name either dataProductId or accessId, not both and not neither.");
+      return args.dataProductId !== undefined ? s.usage.ofDataProduct(p, args.dataProductId) : s.usage.ofAccess(p, args.accessId!);
+    },
   }),
 ];

@@ -6,10 +6,14 @@ import { PeriodicTask } from "./periodic.js";
 export const RETENTION_BATCH = 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
+/** Removes up to `limit` rows made before `cutoff`, of any organization; answers how many. */
+export type RemoveBefore = (cutoff: string, limit: number) => Promise<number>;
+
 /**
- * What is kept only for a number of days (lineage events, usage spans: docs/lineage.md): the
- * instant before which rows go, and an hourly sweep over every organization that removes them a
- * batch at a time, stopping early when the server stops.
+ * What is kept only for a number of days (lineage events, usage spans and the reads and uses
+ * without an agreement found in them: docs/lineage.md): the instant before which rows go, and an
+ * hourly sweep over every organization that removes them a batch at a time, table by table
+ * (`removers`), stopping early when the server stops. Requests never delete old rows themselves.
  */
 export class Retention {
   private sweeper?: PeriodicTask;
@@ -18,7 +22,7 @@ export class Retention {
     private readonly what: string,
     private readonly clock: Clock,
     private readonly days: number,
-    private readonly removeBefore: (cutoff: string, limit: number) => Promise<number>,
+    private readonly removers: readonly RemoveBefore[],
   ) {}
 
   /** The instant before which rows are past the retention, as ISO 8601. */
@@ -40,10 +44,14 @@ export class Retention {
   async sweep(): Promise<number> {
     const cutoff = this.cutoff();
     let removed = 0;
-    for (;;) {
-      const n = await this.removeBefore(cutoff, RETENTION_BATCH);
-      removed += n;
-      if (n < RETENTION_BATCH || this.sweeper?.stopping === true) return removed;
+    for (const removeBefore of this.removers) {
+      for (;;) {
+        const n = await removeBefore(cutoff, RETENTION_BATCH);
+        removed += n;
+        if (this.sweeper?.stopping === true) return removed;
+        if (n < RETENTION_BATCH) break;
+      }
     }
+    return removed;
   }
 }

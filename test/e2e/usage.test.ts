@@ -4,7 +4,10 @@ import type { TestServer } from "../helpers/server.js";
 import { sdkExport, sdkSpan } from "../../src/modules/usage/usage.fixtures.js";
 import { launchBrowser, openPage, PEOPLE, startSeededServer } from "./fixtures.js";
 
-/** The product page and the access page show who used them, how often and when last (docs/lineage.md, "Usage"). */
+/**
+ * The product page and the access page show who used them, how often and when last, and the
+ * product page the uses of its ports without an agreement (docs/lineage.md, "Usage").
+ */
 
 describe("usage on the product and access pages", () => {
   let t: TestServer;
@@ -54,5 +57,25 @@ describe("usage on the product and access pages", () => {
     await page.getByRole("link", { name: "revenue-dashboard" }).last().click();
     await page.waitForURL(`${t.url}/dataproducts/revenue-dashboard`);
     await page.getByText("No use has been reported yet.").waitFor();
+  });
+
+  it("lists the uses of a product's ports without an agreement, and says so where there are none", async () => {
+    // Logistics queries the orders port with no access of its own.
+    const span = sdkSpan({ start: "2026-06-04T08:00:00.000Z", attributes: { "dataproduct.id": "orders", "outputport.id": "orders-postgres", "consumer.team.id": "logistics" } });
+    expect((await t.api("POST", "/api/v1/traces", sdkExport("bi-gateway", [span]))).body).toEqual({});
+    const page = await openPage(browser, contexts, t.url, PEOPLE.provider);
+    await page.goto(`${t.url}/dataproducts/orders`);
+    const uses = page.getByRole("table", { name: "Uses without an agreement" });
+    await uses.waitFor();
+    // The header, the dashboard's uses under its access (not approved yet, so not active), and logistics'.
+    const rows = uses.getByRole("row");
+    expect(await rows.count()).toBe(3);
+    const row = rows.filter({ hasText: "bi-gateway" });
+    await row.getByRole("cell", { name: "orders-postgres" }).waitFor();
+    await row.getByRole("link", { name: "logistics" }).waitFor();
+    expect(await row.getByRole("cell", { name: /bi-gateway/ }).count()).toBe(1);
+    expect(await row.getByRole("time").getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await page.goto(`${t.url}/dataproducts/shipments`);
+    await page.getByRole("region", { name: "Uses without an agreement" }).getByText("No reported use of this data product's output ports lacked an agreement.").waitFor();
   });
 });

@@ -1,7 +1,8 @@
 import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { chunked } from "../../platform/database/chunks.js";
-import { withinByteBudget, inRowIdOrder } from "../../platform/database/byte-budget.js";
+import { loadWithinBudget } from "../../platform/database/byte-budget.js";
+import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import type { LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewLineageEvent = Omit<Insertable<LineageEventsTable>, "row_id">;
@@ -40,42 +41,45 @@ export interface ProductRow {
   doc: string;
 }
 
+/** An active access to a port, with its consumer. */
+export interface ActiveAccessRow {
+  provider_data_product_id: string;
+  provider_output_port_id: string;
+  consumer_type: string;
+  consumer_data_product_id: string | null;
+  consumer_team_id: string | null;
+}
+
+/** The unique key of a stored event: the same event sent again is kept once. */
+const EVENT_KEY = ["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"] as const;
+
 const EDGE_COLUMNS = ["job_namespace", "job_name", "dataset_namespace", "dataset_name", "direction"] as const;
 
 /** All SQL over lineage: run events, their edges and the reads without an agreement, per organization. */
 export const lineageRepository = {
-  /** Stores an event with its edges; false when the same event (run, job, type and time) is stored already. */
-  async insertEvent(ex: Executor, event: NewLineageEvent, edges: NewLineageEdge[]): Promise<boolean> {
-    const inserted = await ex
-      .insertInto("lineage_events")
-      .values(event)
-      .onConflict((oc) => oc.columns(["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"]).doNothing())
-      .returning("row_id")
-      .executeTakeFirst();
-    if (inserted === undefined) return false;
-    const row_id = inserted.row_id;
-    // Seven values an edge: a slice stays far below either database's parameter limit.
-    for (const slice of chunked(edges, 500)) {
-      await ex
-        .insertInto("lineage_edges")
-        .values(slice.map((e) => ({ ...e, event_row_id: Number(row_id) })))
-        .execute();
-    }
-    return true;
+  /**
+   * Stores events with their edges in a few statements, each event once: one already stored (same
+   * run, job, type and time), or earlier in `events`, is skipped with its edges. Answers how many were stored.
+   */
+  async insertEvents(ex: Executor, events: readonly NewLineageEvent[], edges: ReadonlyArray<readonly NewLineageEdge[]>): Promise<number> {
+    // Eleven values an event and seven an edge: slices stay far below either database's parameter limit.
+    const stored = await insertNew(ex, "lineage_events", EVENT_KEY, events, 1000, ["row_id"]);
+    const newEdges = stored.flatMap((row, i) => (row === undefined ? [] : edges[i]!.map((e) => ({ ...e, event_row_id: Number(row.row_id) }))));
+    for (const slice of chunked(newEdges, 4000)) await ex.insertInto("lineage_edges").values(slice).execute();
+    return stored.filter((row) => row !== undefined).length;
   },
 
-  /** Removes up to `limit` of the organization's events stored before `before` (their edges go with them). */
-  async deleteStoredBefore(ex: Executor, organizationId: string, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("lineage_events").select("row_id").where("organization_id", "=", organizationId).where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep); their edges go with them. */
+  deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "lineage_events", before, limit, "row_id");
   },
 
-  /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep). */
-  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("lineage_events").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("lineage_events").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Removes the recorded reads without an agreement of any organization made before `before`, of
+   * at most `limit` instants (the records of one request share theirs), the oldest first.
+   */
+  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "lineage_violations", before, limit, "created_at");
   },
 
   /**
@@ -96,10 +100,7 @@ export const lineageRepository = {
       .offset(offset)
       .limit(limit)
       .execute();
-    const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
-    if (rowIds.length === 0) return { docs: [], cut: false };
-    const rows = await ex.selectFrom("lineage_events").select(["row_id", "doc"]).where("row_id", "in", rowIds).execute();
-    inRowIdOrder(rows, rowIds);
+    const { rows, cut } = await loadWithinBudget(sizes, maxBytes, (rowIds) => ex.selectFrom("lineage_events").select(["row_id", "doc"]).where("row_id", "in", rowIds).execute());
     return { docs: rows.map((r) => r.doc), cut };
   },
 
@@ -151,41 +152,40 @@ export const lineageRepository = {
       .execute();
   },
 
+  /** The data products of these ids that are in the catalog, 500 ids a statement. */
+  async productsByIds(ex: Executor, organizationId: string, ids: readonly string[]): Promise<ProductRow[]> {
+    const found: ProductRow[] = [];
+    for (const slice of chunked([...new Set(ids)])) {
+      found.push(...(await ex.selectFrom("resources").select(["id", "owner_team_id", "doc"]).where("organization_id", "=", organizationId).where("kind", "=", "dataproduct").where("id", "in", slice).execute()));
+    }
+    return found;
+  },
+
   async product(ex: Executor, organizationId: string, id: string): Promise<ProductRow | undefined> {
     return ex.selectFrom("resources").select(["id", "owner_team_id", "doc"]).where("organization_id", "=", organizationId).where("kind", "=", "dataproduct").where("id", "=", id).executeTakeFirst();
   },
 
-  /**
-   * Whether the consumer — the data product, or its owner team as a team consumer — holds an
-   * active access to the port now.
-   */
-  async hasActiveAccess(ex: Executor, organizationId: string, port: { dataProductId: string; outputPortId: string }, consumer: { dataProductId: string | null; teamId: string | null }): Promise<boolean> {
-    const row = await ex
-      .selectFrom("accesses")
-      .select("id")
-      .where("organization_id", "=", organizationId)
-      .where("provider_data_product_id", "=", port.dataProductId)
-      .where("provider_output_port_id", "=", port.outputPortId)
-      .where("active", "=", 1)
-      .where((eb) =>
-        eb.or([
-          ...(consumer.dataProductId === null ? [] : [eb.and([eb("consumer_type", "=", "dataProduct"), eb("consumer_data_product_id", "=", consumer.dataProductId)])]),
-          ...(consumer.teamId === null ? [] : [eb.and([eb("consumer_type", "=", "team"), eb("consumer_team_id", "=", consumer.teamId)])]),
-        ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The active accesses now to any of these ports (data product and port id), with their consumers; 250 ports a statement. */
+  async activeAccessesTo(ex: Executor, organizationId: string, ports: ReadonlyArray<{ dataProductId: string; outputPortId: string }>): Promise<ActiveAccessRow[]> {
+    const found: ActiveAccessRow[] = [];
+    for (const slice of chunked(ports, 250)) {
+      found.push(
+        ...(await ex
+          .selectFrom("accesses")
+          .select(["provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id", "consumer_team_id"])
+          .where("organization_id", "=", organizationId)
+          .where("active", "=", 1)
+          .where((eb) => eb.or(slice.map((port) => eb.and([eb("provider_data_product_id", "=", port.dataProductId), eb("provider_output_port_id", "=", port.outputPortId)]))))
+          .execute()),
+      );
+    }
+    return found;
   },
 
-  /** Records a read without an agreement; false when this job, port and day has one already. */
-  async recordViolation(ex: Executor, row: LineageViolationRow): Promise<boolean> {
-    const result = await ex
-      .insertInto("lineage_violations")
-      .values(row)
-      .onConflict((oc) => oc.columns(["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  /** Records reads without an agreement in few statements; answers, row by row, whether it is new (none yet for its job, port and day). */
+  async recordViolations(ex: Executor, rows: readonly LineageViolationRow[]): Promise<boolean[]> {
+    const stored = await insertNew(ex, "lineage_violations", ["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"], rows, 1000);
+    return stored.map((row) => row !== undefined);
   },
 
   /** A provider product's recorded reads without an agreement, newest first, at most `limit`. */

@@ -1,23 +1,21 @@
 import type { ValidateFunction } from "ajv";
-import type { FastifyBaseLogger } from "fastify";
-import { Retention, RETENTION_BATCH } from "../../platform/retention.js";
+import { Retention } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database, Executor } from "../../platform/database/index.js";
 import { badRequest, invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { createAjv, standardViolations } from "../../platform/validation.js";
-import type { EventLog, Emit } from "../../events/log.js";
+import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
 import { documentLimits } from "../catalog/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
 import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
-import { raiseIfWithoutAgreement } from "./violations.js";
-import { lineageRepository, type LineageDeleteFilter, type LineageEventFilter, type NewLineageEdge, type ProductRow } from "./repository.js";
+import { raiseWithoutAgreement, type SeenRead } from "./violations.js";
+import { lineageRepository, type LineageDeleteFilter, type LineageEventFilter, type LineageViolationRow, type NewLineageEdge, type ProductRow } from "./repository.js";
 import { MAX_DATASETS_PER_REQUEST, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent } from "./shapes.js";
 
 /** Most data products whose ports a post maps datasets against. */
 const MAX_MAPPED_PRODUCTS = 10_000;
-/** Most old events one post, or one step of the periodic sweep, removes. */
 
 const validateRunEvent: ValidateFunction = createAjv().compile(RunEventSchema);
 
@@ -88,6 +86,30 @@ function posterTeam(p: Principal, consumer: Consumer | null): string | null {
   return p.teamIds[0] ?? null;
 }
 
+/** A run's reads that need an agreement, each with its record (docs/lineage.md, "Reads without an agreement"). */
+function readsOf(organizationId: string, event: RunEvent, consumer: ProductConsumer, ports: PortIndex, now: Date): Array<SeenRead & { row: LineageViolationRow }> {
+  const job = { namespace: event.job.namespace, name: event.job.name };
+  return readsNeedingAccess(event.inputs ?? [], consumer, ports).map((read) => ({
+    port: read.port,
+    consumer,
+    seen: { job, runId: event.run.runId, dataset: read.dataset },
+    row: {
+      organization_id: organizationId,
+      job_namespace: job.namespace,
+      job_name: job.name,
+      data_product_id: read.port.dataProductId,
+      output_port_id: read.port.outputPortId,
+      day: now.toISOString().slice(0, 10),
+      consumer_data_product_id: consumer.dataProductId,
+      consumer_team_id: consumer.teamId,
+      run_id: event.run.runId,
+      dataset_namespace: read.dataset.namespace,
+      dataset_name: read.dataset.name,
+      created_at: now.toISOString(),
+    },
+  }));
+}
+
 function catalogProduct(row: ProductRow): CatalogProduct {
   const doc = JSON.parse(row.doc) as { outputPorts?: unknown };
   const ports = Array.isArray(doc.outputPorts) ? doc.outputPorts.filter(isRecord) : [];
@@ -95,7 +117,8 @@ function catalogProduct(row: ProductRow): CatalogProduct {
 }
 
 export class LineageService {
-  private readonly retention: Retention;
+  /** Removes events, and the reads without an agreement found in them, past the retention (the server starts its hourly sweep). */
+  readonly retention: Retention;
 
   constructor(
     private readonly database: Database,
@@ -103,101 +126,62 @@ export class LineageService {
     private readonly clock: Clock,
     retentionDays: number,
   ) {
-    this.retention = new Retention("lineage", clock, retentionDays, (cutoff, limit) => lineageRepository.deleteAnyStoredBefore(database.db, cutoff, limit));
+    this.retention = new Retention("lineage", clock, retentionDays, [
+      (cutoff, limit) => lineageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
+      (cutoff, limit) => lineageRepository.deleteViolationsBefore(database.db, cutoff, limit),
+    ]);
   }
 
   /**
-   * Stores run events with their job–dataset edges, removes events past the retention, and records
-   * each read of an output port's dataset by a consumer without an active access to that port
-   * (once per job, port and day), raising AccessViolationDetectedEvent — all in one transaction.
+   * Stores run events with their job–dataset edges and records each read of an output port's
+   * dataset by a consumer without an active access to that port (once per job, port and day),
+   * raising AccessViolationDetectedEvent — all in one transaction, in a number of statements that
+   * does not grow with the events of the request, only with its size in slices (docs/lineage.md).
    */
   async post(p: Principal, body: unknown, params: LinkParams): Promise<{ accepted: number; violations: number }> {
     const runEvents = readRunEvents(body);
     const now = this.clock.now();
+    const links = runEvents.map((event) => linkOf(event, params));
     return this.events.transaction(p, async (trx, emit) => {
-      const consumers = new Map<string, ProductConsumer | null>();
-      let ports: PortIndex | undefined;
-      let violations = 0;
-      for (const event of runEvents) {
-        const link = linkOf(event, params);
-        let consumer: ProductConsumer | null = null;
-        if (link.dataProductId !== undefined) {
-          consumer = await this.consumerOf(trx, p, link.dataProductId, consumers);
-        }
-        await lineageRepository.insertEvent(
-          trx,
-          {
-            organization_id: p.organizationId,
-            run_id: event.run.runId,
-            event_type: event.eventType ?? null,
-            event_time: event.eventTime,
-            job_namespace: event.job.namespace,
-            job_name: event.job.name,
-            data_product_id: link.dataProductId ?? null,
-            output_port_name: link.outputPortName ?? null,
-            team_id: posterTeam(p, consumer),
-            doc: JSON.stringify(event),
-            created_at: now.toISOString(),
-          },
-          edgesOf(p.organizationId, event),
-        );
-        if (consumer === null || (event.inputs ?? []).length === 0) continue;
-        ports ??= mapPorts((await lineageRepository.products(trx, p.organizationId, MAX_MAPPED_PRODUCTS)).map(catalogProduct));
-        violations += await this.checkReads(trx, emit, p.organizationId, event, consumer, ports, now);
-      }
-      await lineageRepository.deleteStoredBefore(trx, p.organizationId, this.retention.cutoff(now), RETENTION_BATCH);
+      const consumers = await this.consumersOf(trx, p, links);
+      const consumerOf = (i: number) => (links[i]!.dataProductId === undefined ? null : (consumers.get(links[i]!.dataProductId!) ?? null));
+      const rows = runEvents.map((event, i) => ({
+        organization_id: p.organizationId,
+        run_id: event.run.runId,
+        event_type: event.eventType ?? null,
+        event_time: event.eventTime,
+        job_namespace: event.job.namespace,
+        job_name: event.job.name,
+        data_product_id: links[i]!.dataProductId ?? null,
+        output_port_name: links[i]!.outputPortName ?? null,
+        team_id: posterTeam(p, consumerOf(i)),
+        doc: JSON.stringify(event),
+        created_at: now.toISOString(),
+      }));
+      await lineageRepository.insertEvents(trx, rows, runEvents.map((event) => edgesOf(p.organizationId, event)));
+      const reading = runEvents.flatMap((event, i) => {
+        const consumer = consumerOf(i);
+        return consumer === null || (event.inputs ?? []).length === 0 ? [] : [{ event, consumer }];
+      });
+      if (reading.length === 0) return { accepted: runEvents.length, violations: 0 };
+      const ports = mapPorts((await lineageRepository.products(trx, p.organizationId, MAX_MAPPED_PRODUCTS)).map(catalogProduct));
+      const reads = reading.flatMap(({ event, consumer }) => readsOf(p.organizationId, event, consumer, ports, now));
+      const violations = await raiseWithoutAgreement(trx, emit, p.organizationId, reads, (unagreed) => lineageRepository.recordViolations(trx, unagreed.map((r) => r.row)));
       return { accepted: runEvents.length, violations };
     });
   }
 
-  /** The catalog product an event names, checked once per request: a team principal must own it. */
-  private async consumerOf(ex: Executor, p: Principal, dataProductId: string, seen: Map<string, ProductConsumer | null>): Promise<ProductConsumer | null> {
-    if (seen.has(dataProductId)) return seen.get(dataProductId)!;
-    const row = await lineageRepository.product(ex, p.organizationId, dataProductId);
+  /** The catalog products the events name, looked up at once: a team principal must own each. */
+  private async consumersOf(ex: Executor, p: Principal, links: ReadonlyArray<{ dataProductId?: string }>): Promise<Map<string, ProductConsumer>> {
+    const ids = links.flatMap((link) => (link.dataProductId === undefined ? [] : [link.dataProductId]));
+    const consumers = new Map<string, ProductConsumer>();
+    if (ids.length === 0) return consumers;
     // A product not (yet) in the catalog: its lineage is kept, and nobody's agreement is checked.
-    const consumer = row === undefined ? null : { dataProductId: row.id, teamId: row.owner_team_id };
-    if (row !== undefined) policy.postLineageFor(p, dataProductId, row.owner_team_id);
-    seen.set(dataProductId, consumer);
-    return consumer;
-  }
-
-  private async checkReads(ex: Executor, emit: Emit, organizationId: string, event: RunEvent, consumer: ProductConsumer, ports: PortIndex, now: Date): Promise<number> {
-    let raised = 0;
-    const job = { namespace: event.job.namespace, name: event.job.name };
-    for (const read of readsNeedingAccess(event.inputs ?? [], consumer, ports)) {
-      const record = () =>
-        lineageRepository.recordViolation(ex, {
-          organization_id: organizationId,
-          job_namespace: job.namespace,
-          job_name: job.name,
-          data_product_id: read.port.dataProductId,
-          output_port_id: read.port.outputPortId,
-          day: now.toISOString().slice(0, 10),
-          consumer_data_product_id: consumer.dataProductId,
-          consumer_team_id: consumer.teamId,
-          run_id: event.run.runId,
-          dataset_namespace: read.dataset.namespace,
-          dataset_name: read.dataset.name,
-          created_at: now.toISOString(),
-        });
-      const seen = { job, runId: event.run.runId, dataset: read.dataset };
-      if (await raiseIfWithoutAgreement(ex, emit, organizationId, { port: read.port, consumer, seen }, record)) raised++;
+    for (const row of await lineageRepository.productsByIds(ex, p.organizationId, ids)) {
+      policy.postLineageFor(p, row.id, row.owner_team_id);
+      consumers.set(row.id, { dataProductId: row.id, teamId: row.owner_team_id });
     }
-    return raised;
-  }
-
-  /** Starts the hourly retention sweep (the server starts and stops it). */
-  start(logger: FastifyBaseLogger): void {
-    this.retention.start(logger);
-  }
-
-  async stop(): Promise<void> {
-    await this.retention.stop();
-  }
-
-  /** Removes every organization's events past the retention; answers how many. */
-  sweep(): Promise<number> {
-    return this.retention.sweep();
+    return consumers;
   }
 
   /** Stored events as JSON text, oldest first; `limit` is one more than the page for the next-page probe. */

@@ -1,6 +1,8 @@
 import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
-import { withinByteBudget, inRowIdOrder } from "../../platform/database/byte-budget.js";
+import { loadWithinBudget } from "../../platform/database/byte-budget.js";
+import { chunked } from "../../platform/database/chunks.js";
+import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import type { UsageSpansTable, UsageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewUsageSpan = Omit<Insertable<UsageSpansTable>, "row_id">;
@@ -55,37 +57,60 @@ const SPAN_UPDATES = ["scope_name", "service_name", "data_product_id", "output_p
 
 /** All SQL over usage: spans, uses without an agreement, and summaries, per organization. */
 export const usageRepository = {
-  /** Stores a span; the same span (trace and span id) sent again replaces the stored one. */
-  async upsertSpan(ex: Executor, span: NewUsageSpan): Promise<void> {
-    await ex
-      .insertInto("usage_spans")
-      .values(span)
-      .onConflict((oc) => oc.columns(["organization_id", "trace_id", "span_id"]).doUpdateSet((eb) => Object.fromEntries(SPAN_UPDATES.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+  /**
+   * Stores spans in a few statements; a span (trace and span id) sent again replaces the stored one,
+   * and of the same span twice in `spans` the later is kept.
+   */
+  async upsertSpans(ex: Executor, spans: readonly NewUsageSpan[]): Promise<void> {
+    const latest = new Map(spans.map((span) => [JSON.stringify([span.organization_id, span.trace_id, span.span_id]), span]));
+    // Nineteen values a span: a slice stays below SQLite's 32,766 parameters.
+    for (const slice of chunked([...latest.values()], 1000)) {
+      await ex
+        .insertInto("usage_spans")
+        .values(slice)
+        .onConflict((oc) => oc.columns(["organization_id", "trace_id", "span_id"]).doUpdateSet((eb) => Object.fromEntries(SPAN_UPDATES.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+        .execute();
+    }
+  },
+
+  /** Records uses without an agreement in few statements; answers, row by row, whether it is new (none yet for its consumer, service, port and day). */
+  async recordViolations(ex: Executor, rows: readonly UsageViolationRow[]): Promise<boolean[]> {
+    const stored = await insertNew(ex, "usage_violations", ["organization_id", "consumer_type", "consumer_id", "service_name", "data_product_id", "output_port_id", "day"], rows, 1000);
+    return stored.map((row) => row !== undefined);
+  },
+
+  /** A provider product's recorded uses without an agreement, newest first, at most `limit`. */
+  async violationsOf(ex: Executor, organizationId: string, dataProductId: string, limit: number) {
+    return ex
+      .selectFrom("usage_violations")
+      .selectAll()
+      .where("organization_id", "=", organizationId)
+      .where("data_product_id", "=", dataProductId)
+      .orderBy("day", "desc")
+      .orderBy("created_at", "desc")
+      .limit(limit)
       .execute();
   },
 
-  /** Records a use without an agreement; false when this consumer, service, port and day has one already. */
-  async recordViolation(ex: Executor, row: UsageViolationRow): Promise<boolean> {
-    const result = await ex
-      .insertInto("usage_violations")
-      .values(row)
-      .onConflict((oc) => oc.columns(["organization_id", "consumer_type", "consumer_id", "service_name", "data_product_id", "output_port_id", "day"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  /** The accesses of these ids, 500 ids a statement. */
+  async accessesByIds(ex: Executor, organizationId: string, ids: readonly string[]): Promise<AccessRow[]> {
+    const found: AccessRow[] = [];
+    for (const slice of chunked([...new Set(ids)])) found.push(...(await accessRows(ex, organizationId).where("id", "in", slice).execute()));
+    return found;
+  },
+
+  /** Which of these ids are teams of the organization, 500 ids a statement. */
+  async teamsAmong(ex: Executor, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const slice of chunked([...new Set(ids)])) {
+      const rows = await ex.selectFrom("resources").select("id").where("organization_id", "=", organizationId).where("kind", "=", "team").where("id", "in", slice).execute();
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
   },
 
   async access(ex: Executor, organizationId: string, id: string): Promise<AccessRow | undefined> {
-    return ex
-      .selectFrom("accesses")
-      .select(["id", "provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id", "consumer_team_id"])
-      .where("organization_id", "=", organizationId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-  },
-
-  async teamExists(ex: Executor, organizationId: string, id: string): Promise<boolean> {
-    const row = await ex.selectFrom("resources").select("id").where("organization_id", "=", organizationId).where("kind", "=", "team").where("id", "=", id).executeTakeFirst();
-    return row !== undefined;
+    return accessRows(ex, organizationId).where("id", "=", id).executeTakeFirst();
   },
 
   /**
@@ -109,10 +134,7 @@ export const usageRepository = {
       .offset(offset)
       .limit(limit)
       .execute();
-    const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
-    if (rowIds.length === 0) return { spans: [], cut: false };
-    const rows = await ex.selectFrom("usage_spans").select(["row_id", "resource", "scope", "span"]).where("row_id", "in", rowIds).execute();
-    inRowIdOrder(rows, rowIds);
+    const { rows, cut } = await loadWithinBudget(sizes, maxBytes, (rowIds) => ex.selectFrom("usage_spans").select(["row_id", "resource", "scope", "span"]).where("row_id", "in", rowIds).execute());
     return { spans: rows, cut };
   },
 
@@ -148,17 +170,22 @@ export const usageRepository = {
     return Number(row.n);
   },
 
-  /** Removes up to `limit` of the organization's spans stored before `before`. */
-  async deleteStoredBefore(ex: Executor, organizationId: string, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("usage_spans").select("row_id").where("organization_id", "=", organizationId).where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("usage_spans").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /** Removes up to `limit` spans of any organization stored before `before` (the periodic sweep). */
+  deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "usage_spans", before, limit, "row_id");
   },
 
-  /** Removes up to `limit` spans of any organization stored before `before` (the periodic sweep). */
-  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    const old = ex.selectFrom("usage_spans").select("row_id").where("created_at", "<", before).orderBy("created_at").limit(limit);
-    const result = await ex.deleteFrom("usage_spans").where("row_id", "in", old).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Removes the recorded uses without an agreement of any organization made before `before`, of
+   * at most `limit` instants (the records of one request share theirs), the oldest first.
+   */
+  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    return deleteMadeBefore(ex, "usage_violations", before, limit, "created_at");
   },
 };
+
+const accessRows = (ex: Executor, organizationId: string) =>
+  ex
+    .selectFrom("accesses")
+    .select(["id", "provider_data_product_id", "provider_output_port_id", "consumer_type", "consumer_data_product_id", "consumer_team_id"])
+    .where("organization_id", "=", organizationId);

@@ -27,34 +27,40 @@ export const UNKNOWN_SERVICE = "unknown_service";
 /** Longest id a span may name in an attribute Steward reads. */
 const MAX_ID = 256;
 
-/** The catalog rows one request looks up, each once. */
+/**
+ * The catalog rows one request names, looked up together before its spans are resolved: its
+ * accesses in one statement, then the products (named, and of those accesses) and teams in one
+ * each, whatever the number of spans (500 ids a statement).
+ */
 export class CatalogLookups {
-  private readonly products = new Map<string, Promise<ProductRow | undefined>>();
-  private readonly accesses = new Map<string, Promise<AccessRow | undefined>>();
-  private readonly teams = new Map<string, Promise<boolean>>();
-
-  constructor(
-    private readonly ex: Executor,
-    private readonly organizationId: string,
+  private constructor(
+    private readonly products: Map<string, ProductRow>,
+    private readonly accesses: Map<string, AccessRow>,
+    private readonly teams: Set<string>,
   ) {}
 
-  product(id: string): Promise<ProductRow | undefined> {
-    return memo(this.products, id, () => lineageRepository.product(this.ex, this.organizationId, id));
+  static async of(ex: Executor, organizationId: string, uses: readonly SpanUse[]): Promise<CatalogLookups> {
+    const ids = (pick: (use: SpanUse) => string | null) => uses.flatMap((use) => (pick(use) === null ? [] : [pick(use)!]));
+    const accessIds = ids((use) => use.accessId);
+    const accesses = accessIds.length === 0 ? [] : await usageRepository.accessesByIds(ex, organizationId, accessIds);
+    const productIds = [...ids((use) => use.dataProductId), ...ids((use) => use.consumerDataProductId), ...accesses.map((a) => a.provider_data_product_id)];
+    const teamIds = ids((use) => use.consumerTeamId);
+    const products = productIds.length === 0 ? [] : await lineageRepository.productsByIds(ex, organizationId, productIds);
+    const teams = teamIds.length === 0 ? new Set<string>() : await usageRepository.teamsAmong(ex, organizationId, teamIds);
+    return new CatalogLookups(new Map(products.map((r) => [r.id, r])), new Map(accesses.map((r) => [r.id, r])), teams);
   }
 
-  access(id: string): Promise<AccessRow | undefined> {
-    return memo(this.accesses, id, () => usageRepository.access(this.ex, this.organizationId, id));
+  product(id: string): ProductRow | undefined {
+    return this.products.get(id);
   }
 
-  team(id: string): Promise<boolean> {
-    return memo(this.teams, id, () => usageRepository.teamExists(this.ex, this.organizationId, id));
+  access(id: string): AccessRow | undefined {
+    return this.accesses.get(id);
   }
-}
 
-function memo<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
-  let found = map.get(key);
-  if (found === undefined) map.set(key, (found = load()));
-  return found;
+  team(id: string): boolean {
+    return this.teams.has(id);
+  }
 }
 
 /**
@@ -62,7 +68,7 @@ function memo<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<
  * access it names must exist and agree, and so must the consumer it names. Answers the use, or
  * why the span is rejected.
  */
-export async function resolveUse(use: SpanUse, catalog: CatalogLookups): Promise<ResolvedUse | { reason: string }> {
+export function resolveUse(use: SpanUse, catalog: CatalogLookups): ResolvedUse | { reason: string } {
   if (use.dataProductId === null && use.outputPortId === null && use.accessId === null) {
     return { reason: "names no dataproduct.id, outputport.id or access.id, so it is no use of a data product" };
   }
@@ -73,7 +79,7 @@ export async function resolveUse(use: SpanUse, catalog: CatalogLookups): Promise
 
   let access: AccessRow | undefined;
   if (use.accessId !== null) {
-    access = await catalog.access(use.accessId);
+    access = catalog.access(use.accessId);
     if (access === undefined) return { reason: `access.id '${use.accessId}' names no access` };
     if (use.dataProductId !== null && use.dataProductId !== access.provider_data_product_id) {
       return { reason: `access '${access.id}' is to data product '${access.provider_data_product_id}', not '${use.dataProductId}'` };
@@ -81,7 +87,7 @@ export async function resolveUse(use: SpanUse, catalog: CatalogLookups): Promise
   }
   const dataProductId = use.dataProductId ?? access?.provider_data_product_id;
   if (dataProductId === undefined) return { reason: "outputport.id needs dataproduct.id (or access.id) to say whose port it is" };
-  const product = await catalog.product(dataProductId);
+  const product = catalog.product(dataProductId);
   if (product === undefined) return { reason: `data product '${dataProductId}' is not in the catalog` };
 
   const portRef = use.outputPortId ?? access?.provider_output_port_id ?? null;
@@ -95,20 +101,20 @@ export async function resolveUse(use: SpanUse, catalog: CatalogLookups): Promise
     dataContractId = port.dataContractId;
   }
 
-  const consumer = await consumerOf(use, access, catalog);
+  const consumer = consumerOf(use, access, catalog);
   if ("reason" in consumer) return consumer;
   return { dataProductId, providerTeamId: product.owner_team_id, outputPortId, dataContractId, accessId: access?.id ?? null, consumer };
 }
 
 /** Who used it: the consumer the span names, else the access's, else the service that reported it. */
-async function consumerOf(use: SpanUse, access: AccessRow | undefined, catalog: CatalogLookups): Promise<UseConsumer | { reason: string }> {
+function consumerOf(use: SpanUse, access: AccessRow | undefined, catalog: CatalogLookups): UseConsumer | { reason: string } {
   if (use.consumerDataProductId !== null) {
-    const product = await catalog.product(use.consumerDataProductId);
+    const product = catalog.product(use.consumerDataProductId);
     if (product === undefined) return { reason: `consumer.dataproduct.id '${use.consumerDataProductId}' is not in the catalog` };
     return { type: "dataProduct", id: product.id, dataProductId: product.id, teamId: product.owner_team_id };
   }
   if (use.consumerTeamId !== null) {
-    if (!(await catalog.team(use.consumerTeamId))) return { reason: `consumer.team.id '${use.consumerTeamId}' names no team` };
+    if (!(catalog.team(use.consumerTeamId))) return { reason: `consumer.team.id '${use.consumerTeamId}' names no team` };
     return { type: "team", id: use.consumerTeamId, dataProductId: null, teamId: use.consumerTeamId };
   }
   if (access?.consumer_type === "dataProduct" && access.consumer_data_product_id !== null) {

@@ -3,20 +3,25 @@ import { pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, IdParams, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { sendStored } from "../catalog/document-routes.js";
+import { answeredResource, answeredSpan } from "./answer.js";
 import type { StoredSpan } from "./repository.js";
 import type { UsageService } from "./service.js";
-import { MAX_SPANS_PER_REQUEST, TracesAnswerSchema, TracesDeletedSchema, TracesDeleteQuery, TracesListQuery, UsageSummarySchema } from "./shapes.js";
+import { MAX_SPANS_PER_REQUEST, TracesAnswerSchema, TracesDeletedSchema, TracesDeleteQuery, TracesListQuery, UsageSummarySchema, UsageViolationsSchema } from "./shapes.js";
 
 const tags = ["usage"];
 
+/** Most recorded uses without an agreement one answer lists. */
+const VIOLATIONS_LIMIT = 1000;
+
 /**
- * Stored spans back in the OTLP/JSON shape they came in: neighbours with the same resource and
- * scope share one `resourceSpans` and one `scopeSpans` entry.
+ * Stored spans back in OTLP/JSON, in the reference description's shape (`answer.ts`): neighbours
+ * with the same resource and scope share one `resourceSpans` and one `scopeSpans` entry.
  */
 export function tracesJson(spans: readonly StoredSpan[]): string {
   const groups: string[] = [];
   let current: { resource: string; scope: string; spans: string[] } | undefined;
-  const close = () => current && groups.push(`{"resource":${current.resource},"scopeSpans":[{"scope":${current.scope},"spans":[${current.spans.join(",")}]}]}`);
+  const close = () =>
+    current && groups.push(`{"resource":${answeredResource(current.resource)},"scopeSpans":[{"scope":${current.scope},"spans":[${current.spans.map(answeredSpan).join(",")}]}]}`);
   for (const s of spans) {
     if (current?.resource === s.resource && current.scope === s.scope) current.spans.push(s.span);
     else {
@@ -50,7 +55,7 @@ export function usageRoutes(app: App, usage: UsageService): void {
         tags,
         summary: "Stored usage spans in OTLP/JSON, ordered by when they started",
         querystring: Type.Object({ ...TracesListQuery.properties, ...PageQuery, ...FromQuery }),
-        response: { 200: Type.Unknown({ description: "An OtelTracesRequest: the spans with their resource and scope as sent." }), ...errors() },
+        response: { 200: Type.Unknown({ description: "An OtelTracesRequest: the spans with their resource and scope, nanoseconds and integer values as JSON numbers and the kind as its SPAN_KIND_* name." }), ...errors() },
       },
     },
     async (request, reply) => {
@@ -74,6 +79,20 @@ export function usageRoutes(app: App, usage: UsageService): void {
       },
     },
     async (request) => ({ deletedCount: await usage.delete(principalOf(request), request.query) }),
+  );
+
+  app.get(
+    "/api/v1/usage/violations",
+    {
+      schema: {
+        tags,
+        summary: "Uses without an agreement of a data product's output ports",
+        description: `Spans that used a port for a consumer without an active access to it, once per consumer, service, port and day, newest first (at most ${VIOLATIONS_LIMIT}); the counterpart of \`GET /api/v1/lineage/violations\`.`,
+        querystring: Type.Object({ dataProductId: Type.String({ minLength: 1, maxLength: 1024, description: "The providing data product." }) }),
+        response: { 200: UsageViolationsSchema, ...errors(404) },
+      },
+    },
+    async (request) => usage.violationsOf(principalOf(request), request.query.dataProductId, VIOLATIONS_LIMIT),
   );
 
   app.get(

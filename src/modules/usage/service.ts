@@ -1,22 +1,20 @@
 import type { ValidateFunction } from "ajv";
-import type { FastifyBaseLogger } from "fastify";
-import { Retention, RETENTION_BATCH } from "../../platform/retention.js";
+import { Retention } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Database, Executor } from "../../platform/database/index.js";
+import type { Database } from "../../platform/database/index.js";
 import { badRequest, invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { createAjv, standardViolations } from "../../platform/validation.js";
-import type { EventLog, Emit } from "../../events/log.js";
+import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
 import { documentLimits } from "../catalog/document-limits.js";
 import { lineageRepository } from "../lineage/repository.js";
-import { raiseIfWithoutAgreement } from "../lineage/violations.js";
+import { raiseWithoutAgreement, type SeenRead } from "../lineage/violations.js";
 import { spanCount, spanUses, type SpanUse } from "./otlp.js";
-import { usageRepository, type UsageDeleteFilter, type UsageSpanFilter } from "./repository.js";
+import { usageRepository, type NewUsageSpan, type UsageDeleteFilter, type UsageSpanFilter, type UsageViolationRow } from "./repository.js";
 import { CatalogLookups, resolveUse, UNKNOWN_SERVICE, type ResolvedUse } from "./resolve.js";
-import { MAX_SPAN_BYTES, MAX_SPANS_PER_REQUEST, TracesRequestSchema, type TracesRequest, type UsageSummary } from "./shapes.js";
+import { MAX_SPAN_BYTES, MAX_SPANS_PER_REQUEST, TracesRequestSchema, type TracesRequest, type UsageSummary, type UsageViolation } from "./shapes.js";
 
-/** Most old spans one post, or one step of the periodic sweep, removes. */
 /** Most consumers a summary lists. */
 const SUMMARY_CONSUMERS = 1000;
 /** Most rejected spans whose reasons an answer spells out. */
@@ -60,8 +58,63 @@ function posterTeam(p: Principal, use: ResolvedUse): string | null {
   return p.teamIds[0] ?? null;
 }
 
+/** The stored row of a span's use. */
+function spanRow(p: Principal, use: SpanUse, resolved: ResolvedUse, now: Date): NewUsageSpan {
+  return {
+    organization_id: p.organizationId,
+    trace_id: use.traceId,
+    span_id: use.spanId,
+    scope_name: use.scopeName,
+    service_name: use.serviceName,
+    data_product_id: resolved.dataProductId,
+    output_port_id: resolved.outputPortId,
+    data_contract_id: resolved.dataContractId,
+    access_id: resolved.accessId,
+    consumer_type: resolved.consumer.type,
+    consumer_id: resolved.consumer.id,
+    start_time: use.start,
+    end_time: use.end,
+    team_id: posterTeam(p, resolved),
+    resource: JSON.stringify(use.resource),
+    scope: JSON.stringify(use.scope),
+    span: JSON.stringify(use.span),
+    created_at: now.toISOString(),
+  };
+}
+
+/**
+ * A use of a port by a named consumer, as a read for lineage's one path of reads without an
+ * agreement (`../lineage/violations.ts`), with its record; a use of no port, or by no named consumer, is none.
+ */
+function readOf(organizationId: string, use: SpanUse, resolved: ResolvedUse, now: Date): Array<SeenRead & { row: UsageViolationRow }> {
+  const { consumer, outputPortId } = resolved;
+  if (outputPortId === null || consumer.type === "service") return [];
+  const serviceName = use.serviceName ?? UNKNOWN_SERVICE;
+  return [
+    {
+      port: { dataProductId: resolved.dataProductId, outputPortId, ownerTeamId: resolved.providerTeamId },
+      consumer: { dataProductId: consumer.dataProductId, teamId: consumer.teamId },
+      seen: { span: { traceId: use.traceId, spanId: use.spanId, serviceName } },
+      row: {
+        organization_id: organizationId,
+        consumer_type: consumer.type,
+        consumer_id: consumer.id,
+        consumer_team_id: consumer.teamId,
+        service_name: serviceName,
+        data_product_id: resolved.dataProductId,
+        output_port_id: outputPortId,
+        day: now.toISOString().slice(0, 10),
+        trace_id: use.traceId,
+        span_id: use.spanId,
+        created_at: now.toISOString(),
+      },
+    },
+  ];
+}
+
 export class UsageService {
-  private readonly retention: Retention;
+  /** Removes spans, and the uses without an agreement found in them, past the retention (the server starts its hourly sweep). */
+  readonly retention: Retention;
 
   constructor(
     private readonly database: Database,
@@ -69,77 +122,40 @@ export class UsageService {
     private readonly clock: Clock,
     retentionDays: number,
   ) {
-    this.retention = new Retention("usage", clock, retentionDays, (cutoff, limit) => usageRepository.deleteAnyStoredBefore(database.db, cutoff, limit));
+    this.retention = new Retention("usage", clock, retentionDays, [
+      (cutoff, limit) => usageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
+      (cutoff, limit) => usageRepository.deleteViolationsBefore(database.db, cutoff, limit),
+    ]);
   }
 
   /**
    * Stores each span that used a data product, port or access (docs/lineage.md, "Usage"), rejects
-   * the others with their reason, removes spans past the retention, and raises
-   * AccessViolationDetectedEvent for a use of a port without an active access — in one transaction.
+   * the others with their reason, and raises AccessViolationDetectedEvent for a use of a port
+   * without an active access — in one transaction, in a number of statements that does not grow
+   * with the spans of the request, only with its size in slices.
    */
   async post(p: Principal, body: unknown): Promise<TracesAnswer> {
     const { uses } = readTracesRequest(body);
     const now = this.clock.now();
     return this.events.transaction(p, async (trx, emit) => {
-      const catalog = new CatalogLookups(trx, p.organizationId);
+      const catalog = await CatalogLookups.of(trx, p.organizationId, uses);
       const reasons: string[] = [];
+      const taken: Array<{ use: SpanUse; resolved: ResolvedUse }> = [];
       for (const use of uses) {
-        const resolved = await resolveUse(use, catalog);
-        if ("reason" in resolved) {
-          reasons.push(`${use.path} ${resolved.reason}`);
-          continue;
+        const resolved = resolveUse(use, catalog);
+        if ("reason" in resolved) reasons.push(`${use.path} ${resolved.reason}`);
+        else {
+          policy.postUsage(p, { providerTeamId: resolved.providerTeamId, consumerTeamId: resolved.consumer.teamId, dataProductId: resolved.dataProductId });
+          taken.push({ use, resolved });
         }
-        policy.postUsage(p, { providerTeamId: resolved.providerTeamId, consumerTeamId: resolved.consumer.teamId, dataProductId: resolved.dataProductId });
-        await usageRepository.upsertSpan(trx, {
-          organization_id: p.organizationId,
-          trace_id: use.traceId,
-          span_id: use.spanId,
-          scope_name: use.scopeName,
-          service_name: use.serviceName,
-          data_product_id: resolved.dataProductId,
-          output_port_id: resolved.outputPortId,
-          data_contract_id: resolved.dataContractId,
-          access_id: resolved.accessId,
-          consumer_type: resolved.consumer.type,
-          consumer_id: resolved.consumer.id,
-          start_time: use.start,
-          end_time: use.end,
-          team_id: posterTeam(p, resolved),
-          resource: JSON.stringify(use.resource),
-          scope: JSON.stringify(use.scope),
-          span: JSON.stringify(use.span),
-          created_at: now.toISOString(),
-        });
-        await this.checkUse(trx, emit, p.organizationId, use, resolved, now);
       }
-      await usageRepository.deleteStoredBefore(trx, p.organizationId, this.retention.cutoff(now), RETENTION_BATCH);
+      await usageRepository.upsertSpans(trx, taken.map(({ use, resolved }) => spanRow(p, use, resolved, now)));
+      const reads = taken.flatMap(({ use, resolved }) => readOf(p.organizationId, use, resolved, now));
+      await raiseWithoutAgreement(trx, emit, p.organizationId, reads, (unagreed) => usageRepository.recordViolations(trx, unagreed.map((r) => r.row)));
       if (reasons.length === 0) return {};
       const more = reasons.length > REASONS_SHOWN ? `; and ${reasons.length - REASONS_SHOWN} more` : "";
       return { partialSuccess: { rejectedSpans: reasons.length, errorMessage: reasons.slice(0, REASONS_SHOWN).join("; ") + more } };
     });
-  }
-
-  /** A use of a port by a named consumer goes through lineage's one path for reads without an agreement. */
-  private async checkUse(ex: Executor, emit: Emit, organizationId: string, use: SpanUse, resolved: ResolvedUse, now: Date): Promise<void> {
-    const { consumer, outputPortId } = resolved;
-    if (outputPortId === null || consumer.type === "service") return;
-    const serviceName = use.serviceName ?? UNKNOWN_SERVICE;
-    const port = { dataProductId: resolved.dataProductId, outputPortId, ownerTeamId: resolved.providerTeamId };
-    const record = () =>
-      usageRepository.recordViolation(ex, {
-        organization_id: organizationId,
-        consumer_type: consumer.type,
-        consumer_id: consumer.id,
-        service_name: serviceName,
-        data_product_id: port.dataProductId,
-        output_port_id: port.outputPortId,
-        day: now.toISOString().slice(0, 10),
-        trace_id: use.traceId,
-        span_id: use.spanId,
-        created_at: now.toISOString(),
-      });
-    const seen = { span: { traceId: use.traceId, spanId: use.spanId, serviceName } };
-    await raiseIfWithoutAgreement(ex, emit, organizationId, { port, consumer: { dataProductId: consumer.dataProductId, teamId: consumer.teamId }, seen }, record);
   }
 
   /** Stored spans, ordered by when they started; `limit` is one more than the page for the next-page probe. */
@@ -151,6 +167,26 @@ export class UsageService {
   async delete(p: Principal, filter: Omit<UsageDeleteFilter, "teamIds">): Promise<number> {
     const teamIds = policy.usageDeletableTeams(p);
     return this.events.transaction(p, async (trx) => usageRepository.delete(trx, p.organizationId, { ...filter, teamIds }));
+  }
+
+  /**
+   * The uses without an agreement recorded against a provider product's ports, newest first; a
+   * product not in the catalog is a 404, so a mistyped id does not read as a clean record.
+   */
+  async violationsOf(p: Principal, dataProductId: string, limit: number): Promise<UsageViolation[]> {
+    const db = this.database.db;
+    const rows = await usageRepository.violationsOf(db, p.organizationId, dataProductId, limit);
+    if (rows.length === 0 && (await lineageRepository.product(db, p.organizationId, dataProductId)) === undefined) throw notFound("Data product", dataProductId);
+    return rows.map((r) => ({
+      dataProductId: r.data_product_id,
+      outputPortId: r.output_port_id,
+      day: r.day,
+      consumerType: r.consumer_type as UsageViolation["consumerType"],
+      consumerDataProductId: r.consumer_type === "dataProduct" ? r.consumer_id : null,
+      consumerTeamId: r.consumer_team_id,
+      span: { traceId: r.trace_id, spanId: r.span_id, serviceName: r.service_name },
+      detectedAt: r.created_at,
+    }));
   }
 
   /** Who used a data product, how often and when last (404 when the product is not in the catalog). */
@@ -173,19 +209,5 @@ export class UsageService {
       count,
       consumers: rows.map((r) => ({ type: r.consumer_type as UsageSummary["consumers"][number]["type"], id: r.consumer_id, count: Number(r.uses), lastUsedAt: r.last_used_at })),
     };
-  }
-
-  /** Starts the hourly retention sweep (the server starts and stops it). */
-  start(logger: FastifyBaseLogger): void {
-    this.retention.start(logger);
-  }
-
-  async stop(): Promise<void> {
-    await this.retention.stop();
-  }
-
-  /** Removes every organization's spans past the retention; answers how many. */
-  sweep(): Promise<number> {
-    return this.retention.sweep();
   }
 }

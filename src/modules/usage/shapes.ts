@@ -145,3 +145,18 @@ export const UsageSummarySchema = Type.Object({
   ),
 });
 export type UsageSummary = Static<typeof UsageSummarySchema>;
+
+/** A provider product's uses without an agreement (docs/lineage.md, "Uses without an agreement"), in the shape of lineage's reads without one. */
+export const UsageViolationsSchema = Type.Array(
+  Type.Object({
+    dataProductId: Type.String({ description: "The providing data product." }),
+    outputPortId: Type.String({ description: "The port that was used." }),
+    day: Type.String({ description: "The UTC day (YYYY-MM-DD) the use was first seen." }),
+    consumerType: Type.Union([Type.Literal("dataProduct"), Type.Literal("team")], { description: "Who used it: a data product (with its owner team) or a team." }),
+    consumerDataProductId: Type.Union([Type.String(), Type.Null()], { description: "The consuming data product; null for a team consumer." }),
+    consumerTeamId: Type.Union([Type.String(), Type.Null()]),
+    span: Type.Object({ traceId: Type.String(), spanId: Type.String(), serviceName: Type.String({ description: "The service that reported the use." }) }, { description: "The first span that showed the use that day." }),
+    detectedAt: Type.String(),
+  }),
+);
+export type UsageViolation = Static<typeof UsageViolationsSchema>[number];

@@ -40,7 +40,7 @@ export function usageTests(check: StandardsCheck): void {
     const violationEvents = async () => ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.type.endsWith(".AccessViolationDetectedEvent"));
     const spansOf = (body: any) => body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans));
 
-    it("keeps the spans of an SDK export that use a product, answers them back as sent, and rejects the rest with partialSuccess", async () => {
+    it("keeps the spans of an SDK export that use a product, answers them back in the reference shape, and rejects the rest with partialSuccess", async () => {
       const used = sdkSpan({ attributes: { "outputport.id": "open", "consumer.dataproduct.id": "reporting" } });
       const other = sdkSpan({ attributes: { "outputport.id": "open" } });
       const body = sdkExport("reporting-dashboard", [used, other], { "dataproduct.id": "orders" });
@@ -52,13 +52,23 @@ export function usageTests(check: StandardsCheck): void {
       expect(res.body.partialSuccess.errorMessage).toMatch(/resourceSpans\[1\]\.scopeSpans\[0\]\.spans\[0\] names no dataproduct\.id/);
       const listed = await t.api("GET", "/api/v1/traces?dataProductId=orders");
       expect(listed.status).toBe(200);
-      // Answered as sent: the exporter's numeric kind and string nanoseconds, which OTLP/JSON writes
-      // and the reference's description types otherwise; the reference's own shape is checked below.
+      // Answered in the reference description's shape: the exporter's numeric kind as its name, its
+      // string nanoseconds and integer values as JSON numbers of the same digits; the rest as sent.
+      check.answer("GET", "/api/v1/traces", 200, listed.body);
+      const answered = (span: ReturnType<typeof sdkSpan>) => ({
+        ...span,
+        kind: "SPAN_KIND_CLIENT",
+        startTimeUnixNano: Number(span.startTimeUnixNano),
+        endTimeUnixNano: Number(span.endTimeUnixNano),
+        attributes: span.attributes.map((a) => ("intValue" in a.value ? { ...a, value: { intValue: Number(a.value.intValue) } } : a)),
+      });
+      expect(listed.text).toContain(`"startTimeUnixNano":${used.startTimeUnixNano}`);
+      expect(listed.text).toContain(`{"intValue":1523}`);
       // Spans of one resource and scope come back together, as sent.
       expect(listed.body.resourceSpans).toHaveLength(1);
       expect(listed.body.resourceSpans[0].resource).toEqual(body.resourceSpans[0].resource);
       expect(listed.body.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: "usage", version: "1.0.0" });
-      expect(spansOf(listed.body)).toEqual([used, other]);
+      expect(spansOf(listed.body)).toEqual([answered(used), answered(other)]);
       expect(spansOf((await t.api("GET", "/api/v1/traces?outputPortId=pg")).body)).toEqual([]);
       expect(spansOf((await t.api("GET", "/api/v1/traces?scopeName=usage&outputPortId=open")).body)).toHaveLength(2);
     });
@@ -134,6 +144,20 @@ export function usageTests(check: StandardsCheck): void {
       clock.advance(DAY);
       await t.api("POST", "/api/v1/traces", use({ "consumer.team.id": "crm" }));
       expect(await violationEvents()).toHaveLength(before + 3);
+      // The provider reads them back, newest first, in the shape of lineage's reads without an
+      // agreement; so does any key of the organization, and no other organization.
+      const listed = await t.api("GET", "/api/v1/usage/violations?dataProductId=orders", undefined, { key: analyticsKey });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body).toHaveLength(3);
+      expect(listed.body[0]).toMatchObject({ dataProductId: "orders", outputPortId: "pg", day: "2026-06-02", consumerType: "team", consumerDataProductId: null, consumerTeamId: "crm", span: { serviceName: "bi-tool" } });
+      expect(listed.body).toContainEqual(expect.objectContaining({ day: "2026-06-01", consumerType: "dataProduct", consumerDataProductId: "customers", consumerTeamId: "crm" }));
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=reporting", undefined, { key: readKey })).body).toEqual([]);
+      const unknown = await t.api("GET", "/api/v1/usage/violations?dataProductId=nope");
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect((await t.api("GET", "/api/v1/usage/violations")).status).toBe(400);
+      const outsiders = await t.createOrganization("outsiders");
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders", undefined, { key: outsiders.key })).status).toBe(404);
     });
 
     it("answers bodies that are no OTLP export with clear problems, and stores nothing of them", async () => {
@@ -190,11 +214,14 @@ export function usageTests(check: StandardsCheck): void {
       const ours = (await t.api("GET", "/api/dataproducts/orders/usage")).body.count;
       clock.advance(31 * DAY);
       expect((await t.api("POST", "/api/v1/traces", sdkExport("x", [sdkSpan({ attributes: { "dataproduct.id": "orders" } })]))).body).toEqual({});
-      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(1);
+      // A post deletes nothing old: the hourly sweep does, in every organization, with the uses without an agreement of that time.
+      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(ours + 1);
       expect(ours).toBeGreaterThan(1);
-      // The other organization posted nothing new: the sweep removes its old spans.
-      expect(await t.server.services.usage.sweep()).toBeGreaterThanOrEqual(1);
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders")).body.length).toBeGreaterThan(0);
+      expect(await t.server.services.usage.retention.sweep()).toBeGreaterThanOrEqual(ours + 1);
+      expect((await t.api("GET", "/api/dataproducts/orders/usage")).body.count).toBe(1);
       expect((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: org.key })).body.count).toBe(0);
+      expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders")).body).toEqual([]);
     });
   });
 }

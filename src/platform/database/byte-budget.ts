@@ -23,3 +23,14 @@ export function inRowIdOrder<R extends { row_id: number | string }>(rows: R[], r
   const position = new Map(rowIds.map((rowId, i) => [rowId, i]));
   return rows.sort((a, b) => position.get(Number(a.row_id))! - position.get(Number(b.row_id))!);
 }
+
+/** The page's rows that fit the budget (`withinByteBudget`), loaded by `load` and put back in the page's order. */
+export async function loadWithinBudget<R extends { row_id: number | string }>(
+  sizes: ReadonlyArray<{ row_id: number | string; bytes: number | string | null }>,
+  maxBytes: number,
+  load: (rowIds: number[]) => Promise<R[]>,
+): Promise<{ rows: R[]; cut: boolean }> {
+  const { rowIds, cut } = withinByteBudget(sizes, maxBytes);
+  if (rowIds.length === 0) return { rows: [], cut: false };
+  return { rows: inRowIdOrder(await load(rowIds), rowIds), cut };
+}

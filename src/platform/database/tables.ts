@@ -447,6 +447,8 @@ export interface UsageViolationsTable {
   organization_id: string;
   consumer_type: string;
   consumer_id: string;
+  /** The consumer's team: a team consumer's id, a data product consumer's owner team when used (migration 0270). */
+  consumer_team_id: string | null;
   service_name: string;
   data_product_id: string;
   output_port_id: string;

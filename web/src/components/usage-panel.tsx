@@ -1,9 +1,10 @@
 import type { Static } from "@sinclair/typebox";
-import { enc, get } from "../api.js";
-import { Empty, ErrorBox, Table, useLoad, When } from "../ui.js";
-import type { UsageSummarySchema } from "../../../src/modules/usage/shapes.js";
+import { enc, get, pagePath, withQuery } from "../api.js";
+import { Empty, ErrorBox, Loading, Table, useLoad, When } from "../ui.js";
+import type { UsageSummarySchema, UsageViolationsSchema } from "../../../src/modules/usage/shapes.js";
 
 type UsageSummary = Static<typeof UsageSummarySchema>;
+type UsageViolation = Static<typeof UsageViolationsSchema>[number];
 type UsageConsumer = UsageSummary["consumers"][number];
 
 const KIND: Record<UsageConsumer["type"], string> = { dataProduct: "Data product", team: "Team", service: "Service" };
@@ -36,6 +37,51 @@ export function UsagePanel({ of, id }: { of: "dataproducts" | "access"; id: stri
               <td class="num">{c.count}</td>
               <td>
                 <When value={c.lastUsedAt} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The uses of this product's ports by consumers without an active access, newest first, from the
+ * usage traces (docs/lineage.md, "Uses without an agreement"); the counterpart of the reads
+ * without an agreement that lineage finds.
+ */
+export function UsesWithoutAgreement({ productId }: { productId: string }) {
+  const uses = useLoad(() => get<UsageViolation[]>(withQuery("/api/v1/usage/violations", { dataProductId: productId })), [productId]);
+  return (
+    <section aria-labelledby="uses-without-agreement">
+      <h2 id="uses-without-agreement">Uses without an agreement</h2>
+      <ErrorBox error={uses.error} title="The uses without an agreement could not be read" />
+      {uses.loading && !uses.data && <Loading />}
+      {uses.data && uses.data.length === 0 && <Empty>No reported use of this data product's output ports lacked an agreement.</Empty>}
+      {uses.data && uses.data.length > 0 && (
+        <Table columns={["Day", "Output port", "Consumer", "Service"]} caption="Uses without an agreement">
+          {uses.data.map((u) => (
+            <tr key={`${u.day} ${u.consumerType} ${u.consumerDataProductId ?? u.consumerTeamId} ${u.span.serviceName} ${u.outputPortId}`}>
+              <td class="dates" data-label="Day">
+                <When value={u.day} />
+              </td>
+              <td data-label="Output port">
+                <code>{u.outputPortId}</code>
+              </td>
+              <td data-label="Consumer">
+                {u.consumerDataProductId !== null && <a href={pagePath("dataproducts", u.consumerDataProductId)}>{u.consumerDataProductId}</a>}
+                {u.consumerTeamId !== null && (
+                  <div class={u.consumerDataProductId !== null ? "sub" : undefined}>
+                    <a href={pagePath("teams", u.consumerTeamId)}>{u.consumerTeamId}</a>
+                  </div>
+                )}
+              </td>
+              <td data-label="Service">
+                {u.span.serviceName}
+                <div class="sub" title={`trace ${u.span.traceId}, span ${u.span.spanId}`}>
+                  span {u.span.spanId}
+                </div>
               </td>
             </tr>
           ))}

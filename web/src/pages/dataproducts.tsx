@@ -8,7 +8,7 @@ import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, use
 import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
 import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
-import { UsagePanel } from "../components/usage-panel.js";
+import { UsagePanel, UsesWithoutAgreement } from "../components/usage-panel.js";
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 const FILTERS = ["q", "teamId", "status", "archetype"] as const;
@@ -243,6 +243,7 @@ export function DataProductPage({ id }: { id: string }) {
       <LineagePanel productId={p.id} />
       <ReadsWithoutAgreement productId={p.id} />
       <UsagePanel of="dataproducts" id={p.id!} />
+      <UsesWithoutAgreement productId={p.id!} />
       <RequestAccessDialog product={p} port={requesting} teams={teams.data ?? []} onClose={() => setRequesting(null)} />
       <DeleteDialog open={deleting} onClose={() => setDeleting(false)} path={`/api/dataproducts/${enc(p.id)}`} name={s.title} noun="data product" then="/dataproducts">
         A data product with requested, approved or active access cannot be deleted.

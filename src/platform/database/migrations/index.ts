@@ -31,6 +31,7 @@ import lineage from "./0205_lineage.js";
 import usage from "./0210_usage.js";
 import sessionIdToken from "./0230_session_id_token.js";
 import policyGates from "./0235_policy_gates.js";
+import violationReads from "./0270_violation_reads.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0210_usage": usage,
   "0230_session_id_token": sessionIdToken,
   "0235_policy_gates": policyGates,
+  "0270_violation_reads": violationReads,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {

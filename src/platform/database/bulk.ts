@@ -1,0 +1,57 @@
+import type { Kysely } from "kysely";
+import { chunked } from "./chunks.js";
+import type { Executor } from "./index.js";
+
+/**
+ * Inserts many rows with few statements, `perStatement` rows each, keeping each unique key once:
+ * a row whose key (`keyColumns`, a unique index of `table`) is stored already, or came earlier in
+ * `rows`, is skipped. Answers, row by row, the `returning` columns of the rows stored now
+ * (undefined for the skipped ones). Keep `perStatement` × columns under SQLite's 32,766 parameters.
+ */
+export async function insertNew<R extends Record<string, unknown>>(
+  ex: Executor,
+  table: string,
+  keyColumns: ReadonlyArray<keyof R & string>,
+  rows: readonly R[],
+  perStatement: number,
+  returning: readonly string[] = [],
+): Promise<Array<Record<string, unknown> | undefined>> {
+  const keyOf = (r: Record<string, unknown>) => JSON.stringify(keyColumns.map((c) => r[c] ?? null));
+  const firstOf = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const key = keyOf(r);
+    if (!firstOf.has(key)) firstOf.set(key, i);
+  });
+  const unique = [...firstOf.values()].map((i) => rows[i]!);
+  const stored = new Map<string, Record<string, unknown>>();
+  // The table is named by the caller's repository; the builder's types do not follow a name held in a variable.
+  const db = ex as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (const slice of chunked(unique, perStatement)) {
+    const back = await db
+      .insertInto(table)
+      .values(slice)
+      .onConflict((oc) => oc.columns(keyColumns as string[]).doNothing())
+      .returning([...keyColumns, ...returning])
+      .execute();
+    for (const r of back) stored.set(keyOf(r), r);
+  }
+  return rows.map((r, i) => {
+    const key = keyOf(r);
+    return firstOf.get(key) === i ? stored.get(key) : undefined;
+  });
+}
+
+/**
+ * Removes up to `limit` rows of `table`, of any organization, made before `before` (its
+ * `created_at`), the oldest first: by `row_id` where the table has one, else all rows of at most
+ * `limit` instants (the rows one request makes share theirs). Answers how many went.
+ */
+export async function deleteMadeBefore(ex: Executor, table: string, before: string, limit: number, by: "row_id" | "created_at"): Promise<number> {
+  const db = ex as unknown as Kysely<Record<string, { row_id: number; created_at: string }>>;
+  const oldest = db.selectFrom(table).select(by).where("created_at", "<", before).orderBy("created_at").limit(limit);
+  const result = await db
+    .deleteFrom(table)
+    .where(by, "in", by === "row_id" ? oldest : oldest.distinct())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
