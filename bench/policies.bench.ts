@@ -18,6 +18,13 @@ import { startServer } from "../src/server.js";
 import { percentile, round, SMALL } from "./support.js";
 
 const RULES = 100;
+/**
+ * The rule time limit of the benchmarked servers. The first task of a new worker compiles its rules
+ * within that limit; on a loaded machine 100 rules took longer than the default 1 s, and a stopped
+ * task restarts the worker, which then compiles them again. Raised here so that the figures are
+ * measured at all; the time is what is measured, not the limit.
+ */
+const RULE_TIMEOUT_MS = 30_000;
 
 /** A hundred rules of the kinds docs/policies.md gives as examples, each a little different. */
 function accessRules(): RuleToRun[] {
@@ -60,7 +67,7 @@ function evaluation(): Record<string, unknown> {
 
 async function writes(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), "steward-policies-bench-"));
-  const config = loadConfig({}, { databaseUrl: `sqlite://${join(dir, "bench.db")}`, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
+  const config = loadConfig({ RULE_TIMEOUT_MS: String(RULE_TIMEOUT_MS) }, { databaseUrl: `sqlite://${join(dir, "bench.db")}`, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
   const server = await startServer(config, { logger: false });
   try {
     const plain = await server.services.organizations.create("plain");
@@ -103,7 +110,7 @@ const DRY_RUN_ROWS = SMALL ? 2_000 : 10_000;
  */
 export async function dryRun(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), "steward-policies-bench-"));
-  const config = loadConfig({}, { databaseUrl: `sqlite://${join(dir, "bench.db")}`, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
+  const config = loadConfig({ RULE_TIMEOUT_MS: String(RULE_TIMEOUT_MS) }, { databaseUrl: `sqlite://${join(dir, "bench.db")}`, port: 0, host: "127.0.0.1", bootstrap: false, logLevel: "silent", appUrl: "http://steward.bench" });
   const server = await startServer(config, { logger: false });
   try {
     const org = await server.services.organizations.create("dry");
@@ -131,10 +138,12 @@ export async function dryRun(): Promise<Record<string, unknown>> {
 
     const principal: Principal = { organizationId, scope: "organization", teamIds: [] };
     const rule = { condition: "has(contract.slaProperties) || (has(contract.description) && size(contract.id) > 1)", effect: "warn" as const, gates: ["contract.publish", "access.request"] };
-    const fullRead = async () => {
+    /** `parse`: the contracts' JSON parsed too, as the dry run does (an access's is parsed as it is read, either way). */
+    const fullRead = async (parse: boolean) => {
       let rows = 0;
       for (let offset = 0; ; offset += 500) {
         const page = await resourceRepository.list(db, organizationId, "datacontract", { offset, limit: 500 }, Number.POSITIVE_INFINITY, "sqlite");
+        if (parse) for (const row of page.rows) void row.doc;
         rows += page.rows.length;
         if (page.rows.length < 500) break;
       }
@@ -152,20 +161,33 @@ export async function dryRun(): Promise<Record<string, unknown>> {
       return result.evaluated.datacontracts + result.evaluated.accesses;
     };
     const rounds = SMALL ? 3 : 7;
-    const times = { read: [] as number[], dry: [] as number[] };
-    let rows = { read: 0, dry: 0 };
+    const times = { read: [] as number[], parsed: [] as number[], dry: [] as number[] };
+    let rows = { read: 0, parsed: 0, dry: 0 };
     for (let i = 0; i < rounds + 1; i++) {
-      const order = i % 2 === 0 ? (["read", "dry"] as const) : (["dry", "read"] as const);
+      const order = i % 2 === 0 ? (["read", "parsed", "dry"] as const) : (["dry", "parsed", "read"] as const);
       for (const which of order) {
         const start = performance.now();
-        const n = which === "read" ? await fullRead() : await tryRule();
+        const n = which === "dry" ? await tryRule() : await fullRead(which === "parsed");
         if (i > 0) times[which].push(performance.now() - start);
         rows = { ...rows, [which]: n };
       }
     }
     const readMs = percentile(times.read, 50);
+    const parsedMs = percentile(times.parsed, 50);
     const dryMs = percentile(times.dry, 50);
-    return { contracts: DRY_RUN_ROWS, accesses: DRY_RUN_ROWS, rowsRead: rows.read, rowsJudged: rows.dry, rounds, fullReadMsMedian: round(readMs, 1), dryRunMsMedian: round(dryMs, 1), ratio: round(dryMs / readMs), mark: 3 };
+    return {
+      contracts: DRY_RUN_ROWS,
+      accesses: DRY_RUN_ROWS,
+      rowsRead: rows.read,
+      rowsJudged: rows.dry,
+      rounds,
+      fullReadMsMedian: round(readMs, 1),
+      fullReadParsedMsMedian: round(parsedMs, 1),
+      dryRunMsMedian: round(dryMs, 1),
+      ratio: round(dryMs / readMs),
+      ratioToParsedRead: round(dryMs / parsedMs),
+      mark: 3,
+    };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
