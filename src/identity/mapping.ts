@@ -37,6 +37,27 @@ export function mappingViolations(mapping: GroupMapping): Array<{ field: string;
   return violations;
 }
 
+/**
+ * Team entries whose role is none of `known` (the organization's team roles: those in force and
+ * the kept catalog), compared without case as team roles are. Such an entry would list people in
+ * a role that grants nothing, so a typo is refused where it is made. A team that does not exist
+ * yet is no fault: entries for it do nothing until it is created (docs/identity.md).
+ */
+export function unknownRoleViolations(mapping: GroupMapping, known: readonly string[]): Array<{ field: string; message: string }> {
+  const names = new Set(known.map((n) => n.toLowerCase()));
+  const listed = [...new Set(known)].map((n) => `'${n}'`).join(", ");
+  return mapping.scimGroupMappings.flatMap((entry, i) =>
+    entry.type === "teamMemberRole" && entry.teamMemberRole !== undefined && !names.has(entry.teamMemberRole.toLowerCase())
+      ? [{ field: `scimGroupMappings[${i}].teamMemberRole`, message: `names no team role of the organization (roles: ${listed})` }]
+      : [],
+  );
+}
+
+/** The team roles a mapping's entries give, as written. */
+export function mappedRoles(mapping: GroupMapping): string[] {
+  return [...new Set(mapping.scimGroupMappings.flatMap((e) => (e.type === "teamMemberRole" && e.teamMemberRole !== undefined ? [e.teamMemberRole] : [])))];
+}
+
 export interface MappedStanding {
   /** Whether any entry names one of the person's groups. */
   matched: boolean;

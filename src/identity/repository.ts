@@ -1,4 +1,4 @@
-import type { Executor } from "../platform/database/index.js";
+import type { DialectName, Executor } from "../platform/database/index.js";
 import type { OidcSignInsTable } from "../platform/database/tables.js";
 import type { TeamRole, TeamRolesMode } from "../policies/team-roles.js";
 import { EMPTY_MAPPING, type GroupMapping } from "./mapping.js";
@@ -38,6 +38,20 @@ export const identityRepository = {
       .where("memberships.role", "=", "owner")
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  },
+
+  /**
+   * Makes sure the organization's settings row exists and, on PostgreSQL, locks it until the
+   * transaction commits: the group mapping and the team-role catalog are checked against each
+   * other, so their writes take turns (SQLite has one writer and needs no lock).
+   */
+  async lockSettings(ex: Executor, organizationId: string, dialect: DialectName, now: string): Promise<void> {
+    await ex
+      .insertInto("identity_settings")
+      .values({ organization_id: organizationId, group_mapping: JSON.stringify(EMPTY_MAPPING), password_sign_in: 1, updated_at: now })
+      .onConflict((oc) => oc.column("organization_id").doNothing())
+      .execute();
+    if (dialect === "postgres") await ex.selectFrom("identity_settings").select("organization_id").where("organization_id", "=", organizationId).forUpdate().execute();
   },
 
   async settings(ex: Executor, organizationId: string): Promise<{ mapping: GroupMapping; passwordSignIn: boolean }> {

@@ -3,7 +3,8 @@ import type { Clock } from "../platform/clock.js";
 import type { Database } from "../platform/database/index.js";
 import { conflict, invalid } from "../platform/errors.js";
 import { policy } from "../policies/index.js";
-import { mappingViolations, type GroupMapping } from "./mapping.js";
+import { DEFAULT_TEAM_ROLES } from "../policies/team-roles.js";
+import { mappingViolations, unknownRoleViolations, type GroupMapping } from "./mapping.js";
 import { identityRepository } from "./repository.js";
 import { mayTurnOffPasswords } from "./rules.js";
 
@@ -25,7 +26,15 @@ export class IdentitySettingsService {
     policy.manageMembers(p);
     const violations = mappingViolations(mapping);
     if (violations.length > 0) throw invalid("The mapping is not valid.", violations);
-    await identityRepository.saveSettings(this.database.db, p.organizationId, { mapping }, this.clock.now().toISOString());
+    await this.database.db.transaction().execute(async (trx) => {
+      const now = this.clock.now().toISOString();
+      await identityRepository.lockSettings(trx, p.organizationId, this.database.dialect, now);
+      // A role of the built-in ones or of the organization's catalog, whether in force or kept for later.
+      const { roles } = await identityRepository.teamRoles(trx, p.organizationId);
+      const unknown = unknownRoleViolations(mapping, [...DEFAULT_TEAM_ROLES, ...roles].map((r) => r.name));
+      if (unknown.length > 0) throw invalid("The mapping names team roles the organization does not have.", unknown);
+      await identityRepository.saveSettings(trx, p.organizationId, { mapping }, now);
+    });
     return mapping;
   }
 

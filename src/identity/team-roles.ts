@@ -6,6 +6,7 @@ import { badRequest, conflict } from "../platform/errors.js";
 import { SafeText } from "../platform/http/shapes.js";
 import { policy } from "../policies/index.js";
 import { catalogViolations, DEFAULT_TEAM_ROLES, rolesInForce, type TeamPermission, type TeamRole } from "../policies/team-roles.js";
+import { mappedRoles } from "./mapping.js";
 import { identityRepository } from "./repository.js";
 
 export const TeamRoleSchema = Type.Object(
@@ -44,13 +45,15 @@ export class TeamRolesService {
   async get(p: Principal): Promise<TeamRolesSettings> {
     policy.manageMembers(p);
     const { mode, roles } = await identityRepository.teamRoles(this.database.db, p.organizationId);
-    return mode === "custom-team-roles" ? { mode, "team-roles": sorted(roles) } : { mode };
+    // In built-in mode a catalog kept from before is shown too (not in force), so a form switching back starts from it.
+    return mode === "custom-team-roles" || roles.length > 0 ? { mode, "team-roles": sorted(roles) } : { mode };
   }
 
   async put(p: Principal, input: TeamRolesSettings): Promise<TeamRolesSettings> {
     policy.manageMembers(p);
     await this.database.db.transaction().execute(async (trx) => {
       const now = this.clock.now().toISOString();
+      await identityRepository.lockSettings(trx, p.organizationId, this.database.dialect, now);
       const current = await identityRepository.teamRoles(trx, p.organizationId);
       if (input.mode === "default") {
         // The custom catalog is kept, so switching back restores it.
@@ -68,6 +71,8 @@ export class TeamRolesService {
       const assigned = await identityRepository.teamMemberRoles(trx, p.organizationId);
       const inUse = dropped.filter((r) => assigned.has(r.name.toLowerCase()));
       if (inUse.length > 0) throw conflict(`Role(s) ${inUse.map((r) => `'${r.name}'`).join(", ")} are still given to team members; change their role first.`);
+      const mapped = mappedRoles((await identityRepository.settings(trx, p.organizationId)).mapping).filter((r) => !names.has(r.toLowerCase()));
+      if (mapped.length > 0) throw conflict(`Role(s) ${mapped.map((r) => `'${r}'`).join(", ")} are given by the group mapping; change the mapping first.`);
       await identityRepository.saveTeamRoles(trx, p.organizationId, "custom-team-roles", roles, now);
     });
     return this.get(p);

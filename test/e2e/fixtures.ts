@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ROOT } from "../helpers/cli.js";
@@ -25,6 +26,27 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"],
   });
+}
+
+/** A loopback port free a moment ago: Steward's APP_URL must be known before the provider registers it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Clicks "Sign in with Test IdP" on Steward at `appUrl`, signs in at the provider as `login`, consents, and waits to be back. */
+export async function ssoSignIn(page: Page, appUrl: string, login: string): Promise<void> {
+  await page.goto(`${appUrl}/sign-in`);
+  await page.getByRole("link", { name: "Sign in with Test IdP" }).click();
+  await page.locator("input[name=login]").fill(login);
+  await page.locator("input[name=password]").fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.waitForURL((url) => url.origin === appUrl || url.pathname.startsWith("/interaction/"));
+  if (new URL(page.url()).origin !== appUrl) await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL((url) => url.origin === appUrl && !url.pathname.startsWith("/auth/"));
 }
 
 export const DBT_ORDERS = `version: 2

@@ -24,7 +24,11 @@ export type Misbehaviour =
   /** Signs the ID token again, with the provider's key, after changing its claims. */
   | { kind: "resign"; claims: Record<string, unknown> }
   /** The discovery document names the provider's internal address for its keys. */
-  | { kind: "private-jwks" };
+  | { kind: "private-jwks" }
+  /** The discovery document names this as its end_session_endpoint (a value that is no address, say). */
+  | { kind: "end-session"; endpoint: unknown }
+  /** Every request is answered 503, as by a provider that is down behind its load balancer. */
+  | { kind: "down" };
 
 export interface TestProvider {
   issuer: string;
@@ -38,6 +42,8 @@ export interface TestProvider {
   rotateKeys(): Promise<void>;
   /** How many times the keys endpoint was asked for. */
   jwksRequests(): number;
+  /** The ID token of the provider's last token answer, as Steward received it. */
+  lastIdToken(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -68,12 +74,20 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-export async function startTestProvider(options: { redirectUri: string; clientId?: string; clientSecret?: string; postLogoutRedirectUri?: string }): Promise<TestProvider> {
+export async function startTestProvider(options: {
+  redirectUri: string;
+  clientId?: string;
+  clientSecret?: string;
+  postLogoutRedirectUri?: string;
+  /** false: the provider has no RP-Initiated Logout, so its discovery document names no end_session_endpoint. */
+  rpInitiatedLogout?: boolean;
+}): Promise<TestProvider> {
   const clientId = options.clientId ?? "steward";
   const clientSecret = options.clientSecret ?? "steward-test-secret";
   const people = new Map<string, TestPerson>();
   let misbehaviour: Misbehaviour = { kind: "none" };
   let jwksCount = 0;
+  let lastIdToken: string | undefined;
 
   const front = http.createServer();
   const frontPort = await listen(front);
@@ -92,6 +106,7 @@ export async function startTestProvider(options: { redirectUri: string; clientId
       conformIdTokenClaims: false,
       pkce: { required: () => true },
       cookies: { keys: ["test-cookie-key"] },
+      ...(options.rpInitiatedLogout === false ? { features: { rpInitiatedLogout: { enabled: false } } } : {}),
       async findAccount(_ctx, id) {
         const person = people.get(id);
         if (!person) return undefined;
@@ -120,6 +135,11 @@ export async function startTestProvider(options: { redirectUri: string; clientId
       headers.set("x-forwarded-proto", "http");
       const path = req.url ?? "/";
       if (path.startsWith("/jwks")) jwksCount++;
+      if (misbehaviour.kind === "down") {
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end("unavailable");
+        return;
+      }
       const answer = await fetch(innerUrl + path, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined, redirect: "manual" });
       let body: Buffer = Buffer.from(await answer.arrayBuffer());
       if (path.startsWith("/.well-known/openid-configuration") && misbehaviour.kind === "private-jwks") {
@@ -127,11 +147,17 @@ export async function startTestProvider(options: { redirectUri: string; clientId
         doc.jwks_uri = `${innerUrl}/jwks`;
         body = Buffer.from(JSON.stringify(doc));
       }
+      if (path.startsWith("/.well-known/openid-configuration") && misbehaviour.kind === "end-session") {
+        const doc = JSON.parse(body.toString("utf8"));
+        doc.end_session_endpoint = misbehaviour.endpoint;
+        body = Buffer.from(JSON.stringify(doc));
+      }
       if (path.startsWith("/token") && answer.status === 200 && (misbehaviour.kind === "tamper" || misbehaviour.kind === "resign")) {
         const tokens = JSON.parse(body.toString("utf8"));
         tokens.id_token = misbehaviour.kind === "tamper" ? tamper(tokens.id_token) : resign(tokens.id_token, misbehaviour.claims, key.privateKey);
         body = Buffer.from(JSON.stringify(tokens));
       }
+      if (path.startsWith("/token") && answer.status === 200) lastIdToken = (JSON.parse(body.toString("utf8")) as { id_token?: string }).id_token;
       const out: Record<string, string | string[]> = {};
       answer.headers.forEach((value, name) => {
         if (name !== "set-cookie" && name !== "content-length" && name !== "content-encoding" && name !== "transfer-encoding") out[name] = value;
@@ -167,6 +193,7 @@ export async function startTestProvider(options: { redirectUri: string; clientId
       await close(old);
     },
     jwksRequests: () => jwksCount,
+    lastIdToken: () => lastIdToken,
     async close() {
       front.closeAllConnections();
       inner.closeAllConnections();

@@ -1,7 +1,6 @@
-import { createServer } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../e2e/fixtures.js";
+import { freePort, launchBrowser, ssoSignIn as signInAt } from "../e2e/fixtures.js";
 import type { DatabaseKind } from "../helpers/databases.js";
 import { startTestProvider, type TestProvider } from "../helpers/oidc-provider.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
@@ -12,29 +11,12 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
  * post_logout_redirect_uri, and the provider (oidc-provider on loopback) sends it back.
  */
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe.each<DatabaseKind>(["sqlite", "postgres"])("signing out of single sign-on (%s)", { timeout: 90_000 }, (kind) => {
   let t: TestServer;
   let idp: TestProvider;
   let browser: Browser;
 
-  async function ssoSignIn(page: Page, login: string): Promise<void> {
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByRole("link", { name: "Sign in with Test IdP" }).click();
-    await page.locator("input[name=login]").fill(login);
-    await page.locator("input[name=password]").fill("any password");
-    await page.getByRole("button", { name: "Sign-in" }).click();
-    await page.waitForURL((url) => url.origin === t.url || url.pathname.startsWith("/interaction/"));
-    if (new URL(page.url()).origin !== t.url) await page.getByRole("button", { name: "Continue" }).click();
-    await page.waitForURL((url) => url.origin === t.url && !url.pathname.startsWith("/auth/"));
-  }
+  const ssoSignIn = (page: Page, login: string) => signInAt(page, t.url, login);
   const sessionStatus = async (page: Page) => (await page.request.get(`${t.url}/auth/session`)).status();
 
   beforeAll(async () => {

@@ -50,9 +50,16 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("organization members, team 
     const drop = await t.api("PUT", "/api/settings/team-roles", { mode: "custom-team-roles", "team-roles": [{ name: "Steward", permissions: [] }] });
     expect(drop.status).toBe(409);
     expect(drop.body.detail).toContain("'Approver'");
-    // Back to the built-in roles; the catalog is kept for the next switch.
-    expect((await t.api("PUT", "/api/settings/team-roles", { mode: "default" })).body).toEqual({ mode: "default" });
+    // Back to the built-in roles; the catalog is kept for the next switch, and shown as kept.
+    const kept = [
+      { name: "Approver", description: "Decides on access", rank: 10, permissions: ["ACCESS_APPROVE"] },
+      { name: "Steward", description: null, rank: 20, permissions: ["RESOURCES_EDIT"] },
+    ];
+    expect((await t.api("PUT", "/api/settings/team-roles", { mode: "default" })).body).toEqual({ mode: "default", "team-roles": kept });
+    expect((await t.api("GET", "/api/settings/team-roles")).body).toEqual({ mode: "default", "team-roles": kept });
     expect(await t.server.services.identity.teamRoles.rolesFor(t.organizationId)).toMatchObject([{ name: "owner" }, { name: "member" }]);
+    // What GET answers can be put back as it is: nothing changes.
+    expect((await t.api("PUT", "/api/settings/team-roles", { mode: "default", "team-roles": kept })).body).toEqual({ mode: "default", "team-roles": kept });
     expect((await request(t.url, "PUT", "/api/settings/team-roles", { mode: "default" }, { key: teamKey })).status).toBe(403);
   });
 
@@ -69,6 +76,30 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("organization members, team 
     const off = await t.api("PUT", "/api/settings/sign-in", { passwordSignIn: false });
     expect(off.status).toBe(409);
     expect((await t.api("GET", "/api/settings/sign-in")).body).toEqual({ passwordSignIn: true, ssoConfigured: false, ownersSignedInWithSso: 0 });
+  });
+
+  it("refuses a mapping that names a team role the organization does not have, at its position, and keeps the mapping it had", async () => {
+    const before = (await t.api("GET", "/api/settings/scim-mapping")).body;
+    const typo = await t.api("PUT", "/api/settings/scim-mapping", {
+      scimGroupMappings: [
+        { scimGroup: "data", type: "teamMemberRole", teamId: "data", teamMemberRole: "approver" },
+        { scimGroup: "admins", type: "organizationOwner" },
+        { scimGroup: "readers", type: "teamMemberRole", teamId: "data", teamMemberRole: "Aproover" },
+      ],
+    });
+    expect(typo.status).toBe(422);
+    expect(typo.headers.get("content-type")).toContain("application/problem+json");
+    expect(typo.body.violations).toEqual([{ field: "scimGroupMappings[2].teamMemberRole", message: expect.stringContaining("names no team role") }]);
+    expect((await t.api("GET", "/api/settings/scim-mapping")).body).toEqual(before);
+    // A team that does not exist yet is no fault: the mapping may come before its team.
+    const later = { scimGroupMappings: [...before.scimGroupMappings, { scimGroup: "future", type: "teamMemberRole", teamId: "not-yet", teamMemberRole: "member" }] };
+    expect((await t.api("PUT", "/api/settings/scim-mapping", later)).status).toBe(200);
+    // A custom catalog without a role the mapping gives is refused until the mapping changes.
+    const without = await t.api("PUT", "/api/settings/team-roles", { mode: "custom-team-roles", "team-roles": [{ name: "Approver", permissions: ["ACCESS_APPROVE"] }] });
+    expect(without.status).toBe(409);
+    expect(without.body.detail).toContain("'member' are given by the group mapping");
+    expect((await t.api("GET", "/api/settings/team-roles")).body.mode).toBe("default");
+    expect((await t.api("PUT", "/api/settings/scim-mapping", before)).status).toBe(200);
   });
 
   it("lets a person's role in a team decide what they may do for it, once the organization has its own roles", async () => {

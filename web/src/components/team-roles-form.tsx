@@ -72,7 +72,7 @@ export function TeamRolesForm({ initial, onSaved }: { initial: TeamRolesSettings
   const chooseMode = (next: Mode) => {
     setSaved(false);
     setMode(next);
-    // A new catalog starts as the built-in roles, so switching takes no permission away by itself.
+    // The catalog kept from before (the server shows it in built-in mode too), else the built-in roles: switching takes no permission away by itself.
     if (next === "custom-team-roles" && rows.length === 0) setRows(DEFAULT_TEAM_ROLES.map(rowOf));
   };
   const problems = formProblems(error, LABELS);
