@@ -52,6 +52,11 @@ function programOf(rule: RuleToRun): Program {
   return program;
 }
 
+/** Compiles the rules this thread has not seen yet, so evaluating them later does only evaluation. */
+export function prepareRules(rules: readonly RuleToRun[]): void {
+  for (const rule of rules) programOf(rule);
+}
+
 /** The value at a dotted path of the input, cut short when large; null when absent. */
 export function valueAt(input: Record<string, unknown>, path: string): unknown {
   let at: unknown = input;

@@ -83,6 +83,27 @@ describe("the runner's cost limits", () => {
   }, 60_000);
 });
 
+describe("the runner's time limit", () => {
+  it("given many rules a new thread has not compiled, when run, then compiling them does not count against the evaluation's limit", async () => {
+    // Compiling these (each holds a list of 300 numbers) takes several times the limit below;
+    // evaluating them takes a small part of it, as the list is never reached.
+    const runner = new RuleRunner({ timeoutMs: 400, memoryMb: 64, maxQueue: 10 });
+    try {
+      const numbers = Array.from({ length: 300 }, (_, j) => j).join(",");
+      const rules = Array.from({ length: 150 }, (_, i) => ({
+        id: `r${i}`,
+        condition: `size(contract.items) == ${i} || (size(contract.items) > 100 && [${numbers}].exists(x, x == ${i}))`,
+        gates: ["contract.publish" as const],
+      }));
+      const [results] = await runner.run({ rules, inputs: [{ contract: { items: [1, 2, 3] }, previous: {}, now: "2026-01-01T00:00:00Z" }] });
+      expect(results).toHaveLength(150);
+      expect(results!.filter((r) => r.matched).map((r) => r.id)).toEqual(["r3"]);
+    } finally {
+      await runner.close();
+    }
+  }, 60_000);
+});
+
 describe("the example rules of docs/policies.md", () => {
   it("given each example, when compiled at its gates, then it compiles", async () => {
     const { readFileSync } = await import("node:fs");

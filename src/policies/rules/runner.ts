@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { Problem, tooManyRequests, unavailable } from "../../platform/errors.js";
 import type { RuleResult } from "./evaluate.js";
-import type { RuleTask } from "./worker.js";
+import type { PrepareTask, RuleTask } from "./worker.js";
 
 /**
  * Runs rules on a worker thread of their own, one task at a time, with the cost limits of
@@ -9,6 +9,9 @@ import type { RuleTask } from "./worker.js";
  * one started), one that needs more than `memoryMb` of heap ends its thread the same way, and no
  * more than `maxQueue` tasks wait. The main thread only waits, so it keeps answering others.
  */
+
+/** Compiling a task's rules may take this many times the evaluation's time limit. */
+export const COMPILE_LIMIT_FACTOR = 10;
 
 export interface RuleLimits {
   timeoutMs: number;
@@ -85,51 +88,70 @@ export class RuleRunner {
     if (this.#running || this.#queue.length === 0 || this.#closed) return;
     const pending = this.#queue.shift()!;
     this.#running = pending;
-    let worker: Worker;
     try {
-      this.#ready ??= this.#start();
-      worker = await this.#ready;
-    } catch (error) {
-      this.#ready = undefined;
-      this.#running = undefined;
-      pending.reject(error instanceof Error ? error : new Error(String(error)));
-      return this.#next();
-    }
-    const finish = (outcome: { results?: RuleResult[][]; error?: Error }, restart: boolean) => {
-      clearTimeout(timer);
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-      if (restart) {
+      let worker: Worker;
+      try {
+        this.#ready ??= this.#start();
+        worker = await this.#ready;
+      } catch (error) {
         this.#ready = undefined;
-        this.#worker = undefined;
-        void worker.terminate();
+        throw error;
       }
+      // Compiling is timed apart from evaluating: a thread started anew (after a stopped rule, or
+      // on a busy machine) compiles every rule again, and that must not count against the time
+      // limit of the evaluation itself (docs/policies.md).
+      await this.#exchange(worker, { prepare: pending.task.rules }, this.limits.timeoutMs * COMPILE_LIMIT_FACTOR, `compiling the rules took longer than ${this.limits.timeoutMs * COMPILE_LIMIT_FACTOR} ms (${COMPILE_LIMIT_FACTOR} × RULE_TIMEOUT_MS)`);
+      const reply = await this.#exchange(worker, pending.task, this.limits.timeoutMs, `it ran longer than its time limit of ${this.limits.timeoutMs} ms (RULE_TIMEOUT_MS)`);
+      pending.resolve(reply.results!);
+    } catch (error) {
+      pending.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
       this.#running = undefined;
-      if (outcome.results) pending.resolve(outcome.results);
-      else pending.reject(outcome.error!);
       void this.#next();
-    };
-    const onMessage = (m: { results?: RuleResult[][]; failed?: string }) =>
-      m.results ? finish({ results: m.results }, false) : finish({ error: new RuleLimitExceeded(`A rule could not be evaluated: ${m.failed}.`) }, false);
-    const onError = (error: Error & { code?: string }) =>
-      finish(
-        {
-          error:
-            error.code === "ERR_WORKER_OUT_OF_MEMORY"
-              ? new RuleLimitExceeded(`A rule was stopped: it needed more than its memory limit of ${this.limits.memoryMb} MB (RULE_MEMORY_MB). Nothing was changed.`)
-              : new RuleLimitExceeded(`A rule was stopped: ${error.message}. Nothing was changed.`),
-        },
-        true,
+    }
+  }
+
+  /** Sends one message to the thread and waits for its answer, within `limitMs`; a thread that runs past it, or fails, is ended. */
+  #exchange(worker: Worker, message: RuleTask | PrepareTask, limitMs: number, overrun: string): Promise<{ results?: RuleResult[][] }> {
+    return new Promise((resolve, reject) => {
+      const finish = (outcome: { reply?: { results?: RuleResult[][] }; error?: Error }, restart: boolean) => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        if (restart) {
+          this.#ready = undefined;
+          this.#worker = undefined;
+          void worker.terminate();
+        }
+        if (outcome.reply) resolve(outcome.reply);
+        else reject(outcome.error!);
+      };
+      const onMessage = (m: { results?: RuleResult[][]; prepared?: boolean; failed?: string }) =>
+        m.failed === undefined ? finish({ reply: m }, false) : finish({ error: new RuleLimitExceeded(`A rule could not be evaluated: ${m.failed}.`) }, false);
+      const onError = (error: Error & { code?: string }) =>
+        finish(
+          {
+            error:
+              error.code === "ERR_WORKER_OUT_OF_MEMORY"
+                ? new RuleLimitExceeded(`A rule was stopped: it needed more than its memory limit of ${this.limits.memoryMb} MB (RULE_MEMORY_MB). Nothing was changed.`)
+                : new RuleLimitExceeded(`A rule was stopped: ${error.message}. Nothing was changed.`),
+          },
+          true,
+        );
+      const onExit = () => finish({ error: new RuleLimitExceeded("A rule was stopped: its worker thread ended. Nothing was changed.") }, true);
+      const timer = setTimeout(
+        () =>
+          finish(
+            { error: new RuleLimitExceeded(`A rule was stopped: ${overrun}. Nothing was changed.`) },
+            true,
+          ),
+        limitMs,
       );
-    const onExit = () => finish({ error: new RuleLimitExceeded("A rule was stopped: its worker thread ended. Nothing was changed.") }, true);
-    const timer = setTimeout(
-      () => finish({ error: new RuleLimitExceeded(`A rule was stopped: it ran longer than its time limit of ${this.limits.timeoutMs} ms (RULE_TIMEOUT_MS). Nothing was changed.`) }, true),
-      this.limits.timeoutMs,
-    );
-    worker.on("message", onMessage);
-    worker.once("error", onError);
-    worker.once("exit", onExit);
-    worker.postMessage(pending.task);
+      worker.on("message", onMessage);
+      worker.once("error", onError);
+      worker.once("exit", onExit);
+      worker.postMessage(message);
+    });
   }
 }

@@ -4,11 +4,16 @@
  * thread keeps answering.
  */
 import { parentPort } from "node:worker_threads";
-import { evaluateRules, type RuleResult, type RuleToRun } from "./evaluate.js";
+import { evaluateRules, prepareRules, type RuleResult, type RuleToRun } from "./evaluate.js";
 
 export interface RuleTask {
   rules: RuleToRun[];
   inputs: Array<Record<string, unknown>>;
+}
+
+/** Before a task: compile its rules (the runner times this apart from the evaluation). */
+export interface PrepareTask {
+  prepare: RuleToRun[];
 }
 
 export function runTask(task: RuleTask): RuleResult[][] {
@@ -17,9 +22,12 @@ export function runTask(task: RuleTask): RuleResult[][] {
 
 if (parentPort) {
   const port = parentPort;
-  port.on("message", (task: RuleTask) => {
+  port.on("message", (task: RuleTask | PrepareTask) => {
     try {
-      port.postMessage({ results: runTask(task) });
+      if ("prepare" in task) {
+        prepareRules(task.prepare);
+        port.postMessage({ prepared: true });
+      } else port.postMessage({ results: runTask(task) });
     } catch (error) {
       port.postMessage({ failed: error instanceof Error ? error.message : String(error) });
     }
