@@ -3,8 +3,8 @@ import { AccessConnector, type EngineReconcile } from "../access-connector.js";
 import type { ServerReference } from "../postgres/catalog.js";
 import { Refusal, type Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
-import { mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
-import { NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
+import { isDefaultRole, mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
+import { membershipStatements, NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
 
 export const MYSQL_EXECUTOR = "steward-mysql-connector";
 export const MYSQL_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
@@ -109,7 +109,12 @@ export class MysqlAccessConnector extends AccessConnector {
   }
 
   protected regrant(target: Target, signal: AbortSignal): Promise<void> {
-    return this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target)));
+    return this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target), this.loginsOf(target)));
+  }
+
+  /** The configured accounts of the target's role on its server. */
+  private loginsOf(target: Target): string[] {
+    return (this.config.servers.get(target.server)?.members ?? []).filter((m) => m.role === target.role).map((m) => m.member);
   }
 
   protected applyRevoke(target: Target, remaining: readonly Target[], signal: AbortSignal): Promise<void> {
@@ -118,8 +123,18 @@ export class MysqlAccessConnector extends AccessConnector {
 
   protected engineReconcile(signal: AbortSignal): EngineReconcile {
     return {
-      readCatalog: (server, roles, _schemas, maskSchema) => this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema)),
+      readCatalog: (server, roles, _schemas, maskSchema) => {
+        const config = this.config.servers.get(server);
+        const scope = { self: config?.connection.user ?? "", ...(config?.members ? { members: config.members } : {}) };
+        return this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema, scope));
+      },
       expected: mysqlPrivileges,
+      members: (server) => this.config.servers.get(server)?.members,
+      fixMemberships: (server, give, take) =>
+        this.on(server, signal, async (run) => {
+          for (const m of take) for (const statement of membershipStatements(m, false, await isDefaultRole(run, m))) await run(statement);
+          for (const m of give) for (const statement of membershipStatements(m, true)) await run(statement);
+        }),
       revokeExtras: (server, privileges) =>
         this.on(server, signal, async (run) => {
           for (const p of privileges) {
