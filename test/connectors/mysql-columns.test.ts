@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore } from "../../src/consumer/index.js";
-import { parseMysqlConfig } from "../../src/connectors/mysql/config.js";
 import { MYSQL_KINDS, MysqlAccessConnector } from "../../src/connectors/mysql/connector.js";
 import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { mq, MYSQL_SOCKET, mysqlReadAs, mysqlServer, mysqlTestConfig } from "./support.js";
 import { runCli } from "../helpers/cli.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,18 +19,13 @@ import { stringify } from "yaml";
  * (1142/1143), or shown the mask through the masking view; ending the access takes it all away.
  */
 
-const SOCKET = process.env.TEST_MYSQL_SOCKET ?? "/run/mysqld/mysqld.sock";
 const suffix = randomBytes(3).toString("hex");
 const db = `cols_${suffix}`;
 const masks = `masks_${suffix}`;
 const ledger = `ledger_${suffix}`;
 const owner = `owner${suffix}`;
 
-const config = parseMysqlConfig({
-  servers: { mariadb: { connection: { socketPath: SOCKET, user: "root" }, grantable: [{ team: owner, schema: db }], maskSchema: masks } },
-  ledger: { server: "mariadb", schema: ledger },
-  timeouts: { connectMs: 10_000, statementMs: 10_000, lockMs: 2_000 },
-});
+const config = mysqlTestConfig(db, owner, masks, ledger);
 
 const COLUMNS = ["id", "name", "email", "salary", "ssn", "note"] as const;
 const ROW = { id: 1, name: "Ada", email: "ada@example.org", salary: "5000", ssn: "123-45-6789", note: "hello" };
@@ -89,7 +84,7 @@ const CASES: Array<[keyof typeof PORTS, string[], string]> = [
 
 const team = (i: number) => `m${i}${suffix}`;
 const login = (i: number) => `login_${i}_${suffix}`;
-const q = (name: string) => `\`${name.replace(/`/g, "``")}\``;
+const q = mq;
 
 describe("MariaDB connector: database, table and column grants from the privileges plan", () => {
   let t: TestServer;
@@ -98,20 +93,10 @@ describe("MariaDB connector: database, table and column grants from the privileg
   const store = new MemoryPositionStore();
   const runConnector = () => new FeedConsumer({ baseUrl: t.url, apiKey: t.key, store, types: [...MYSQL_KINDS], handler: connector.handle, stopWhenCaughtUp: true }).run();
 
-  const readAs = async (i: number, sql: string): Promise<unknown> => {
-    const client = await mysql.createConnection({ socketPath: SOCKET, user: login(i) });
-    try {
-      const [rows] = await client.query(sql);
-      return (rows as Array<{ v: unknown }>)[0]?.v;
-    } catch (error) {
-      return { refused: (error as { errno: number }).errno };
-    } finally {
-      await client.end();
-    }
-  };
+  const readAs = (i: number, sql: string): Promise<unknown> => mysqlReadAs(login(i), sql);
 
   beforeAll(async () => {
-    root = await mysql.createConnection({ socketPath: SOCKET, user: "root" });
+    root = await mysql.createConnection({ socketPath: MYSQL_SOCKET, user: "root" });
     await root.query(`CREATE DATABASE ${q(db)}`);
     await root.query(`CREATE TABLE ${q(db)}.people (id INT, name TEXT, email VARCHAR(100), salary DECIMAL(10,0), ssn TEXT, note TEXT)`);
     await root.query(`INSERT INTO ${q(db)}.people VALUES (?, ?, ?, ?, ?, ?)`, Object.values(ROW));
@@ -189,7 +174,7 @@ describe("MariaDB connector: database, table and column grants from the privileg
   it("runs as `steward connector mysql --once` with a YAML configuration, and revokes an ended access", async () => {
     const dir = mkdtempSync(join(tmpdir(), "steward-mysql-"));
     try {
-      const raw = { servers: { mariadb: { connection: { socketPath: SOCKET, user: "root" }, grantable: [{ team: owner, schema: db }], maskSchema: masks } }, ledger: { server: "mariadb", schema: ledger } };
+      const raw = { servers: { mariadb: mysqlServer(db, owner, masks) }, ledger: { server: "mariadb", schema: ledger } };
       writeFileSync(join(dir, "connector.yaml"), stringify(raw));
       writeFileSync(join(dir, "position"), (await store.load()) ?? "");
       expect(await readAs(0, `SELECT name AS v FROM ${q(db)}.people`)).toBe("Ada");

@@ -12,7 +12,7 @@ import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
 import { runCli } from "../helpers/cli.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { killWhileWaiting } from "./support.js";
+import { killWhileWaiting, mq, MYSQL_SOCKET, mysqlReadAs, mysqlServer } from "./support.js";
 
 /**
  * `kill -9` of the MariaDB connector while a grant, and while a reconciliation's repair, waits
@@ -22,7 +22,6 @@ import { killWhileWaiting } from "./support.js";
  * masking view waits for the table's metadata lock until the test lets go.
  */
 
-const SOCKET = process.env.TEST_MYSQL_SOCKET ?? "/run/mysqld/mysqld.sock";
 const suffix = randomBytes(3).toString("hex");
 const db = `crash_${suffix}`;
 const masks = `cmasks_${suffix}`;
@@ -32,11 +31,11 @@ const consumerTeam = `tk${suffix}`;
 const role = roleFor({ team: consumerTeam });
 const login = `clogin_${suffix}`;
 const rawConfig = {
-  servers: { mariadb: { connection: { socketPath: SOCKET, user: "root" }, grantable: [{ team: owner, schema: db }], maskSchema: masks } },
+  servers: { mariadb: mysqlServer(db, owner, masks) },
   ledger: { server: "mariadb", schema: ledgerDb },
   timeouts: { connectMs: 10_000, statementMs: 60_000, lockMs: 60_000 },
 };
-const q = (name: string) => `\`${name.replace(/`/g, "``")}\``;
+const q = mq;
 const view = `${q(masks)}.${q(maskViewName(role, db, "people"))}`;
 
 describe("MariaDB connector killed mid-grant and mid-reconcile", () => {
@@ -52,20 +51,11 @@ describe("MariaDB connector killed mid-grant and mid-reconcile", () => {
   };
   const ledger = async () => (await rows(`SELECT access_id FROM ${q(ledgerDb)}.grants ORDER BY access_id`)).map((r) => r.access_id);
   const grants = async () => (await rows(`SHOW GRANTS FOR ${q(role)}`)).map((r) => String(Object.values(r)[0])).sort();
-  const readAs = async (sql: string): Promise<unknown> => {
-    const client = await mysql.createConnection({ socketPath: SOCKET, user: login });
-    try {
-      return ((await client.query(sql))[0] as Array<{ v: unknown }>)[0]?.v;
-    } catch (error) {
-      return { refused: (error as { errno: number }).errno };
-    } finally {
-      await client.end();
-    }
-  };
+  const readAs = (sql: string): Promise<unknown> => mysqlReadAs(login, sql);
 
   /** Holds the table's write lock, starts the connector, waits until its CREATE VIEW waits for that lock, kills it, and lets go. */
   const killWhileBlocked = async () => {
-    const locker = await mysql.createConnection({ socketPath: SOCKET, user: "root" });
+    const locker = await mysql.createConnection({ socketPath: MYSQL_SOCKET, user: "root" });
     await locker.query(`LOCK TABLES ${q(db)}.people WRITE`);
     const waiting = async () =>
       (await rows("SELECT 1 FROM information_schema.PROCESSLIST WHERE STATE = 'Waiting for table metadata lock' AND INFO LIKE CONCAT('%CREATE OR REPLACE%', ?, '%')", [db])).length > 0;
@@ -85,7 +75,7 @@ describe("MariaDB connector killed mid-grant and mid-reconcile", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "steward-mysql-crash-"));
     writeFileSync(join(dir, "connector.yaml"), stringify(rawConfig));
-    root = await mysql.createConnection({ socketPath: SOCKET, user: "root" });
+    root = await mysql.createConnection({ socketPath: MYSQL_SOCKET, user: "root" });
     await root.query(`CREATE DATABASE ${q(db)}`);
     await root.query(`CREATE TABLE ${q(db)}.people (id INT, name TEXT, email TEXT)`);
     await root.query(`INSERT INTO ${q(db)}.people VALUES (1, 'Ada', 'ada@example.org')`);

@@ -2,30 +2,25 @@ import { randomBytes } from "node:crypto";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore, StewardClient } from "../../src/consumer/index.js";
-import { parseMysqlConfig } from "../../src/connectors/mysql/config.js";
 import { MYSQL_KINDS, MysqlAccessConnector } from "../../src/connectors/mysql/connector.js";
 import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { mq, MYSQL_SOCKET, mysqlReadAs, mysqlTestConfig } from "./support.js";
 
 /** Reconciliation on the machine's MariaDB: drift made by hand in SQL, found, repaired and reported, seen by a real login. */
 
-const SOCKET = process.env.TEST_MYSQL_SOCKET ?? "/run/mysqld/mysqld.sock";
 const suffix = randomBytes(3).toString("hex");
 const db = `recon_${suffix}`;
 const masks = `rmasks_${suffix}`;
 const ledger = `rledger_${suffix}`;
 const owner = `owner${suffix}`;
-const config = parseMysqlConfig({
-  servers: { mariadb: { connection: { socketPath: SOCKET, user: "root" }, grantable: [{ team: owner, schema: db }], maskSchema: masks } },
-  ledger: { server: "mariadb", schema: ledger },
-  timeouts: { connectMs: 10_000, statementMs: 10_000, lockMs: 2_000 },
-});
+const config = mysqlTestConfig(db, owner, masks, ledger);
 const TEAMS = { analyst: `ra${suffix}`, whole: `rw${suffix}` } as const;
 type Who = keyof typeof TEAMS;
 const role = (who: Who) => roleFor({ team: TEAMS[who] });
 const login = (who: Who) => `rlogin_${who}_${suffix}`;
-const q = (name: string) => `\`${name.replace(/`/g, "``")}\``;
+const q = mq;
 
 describe("MariaDB reconciliation", () => {
   let t: TestServer;
@@ -35,17 +30,7 @@ describe("MariaDB reconciliation", () => {
   const store = new MemoryPositionStore();
   const runFeed = () => new FeedConsumer({ baseUrl: t.url, apiKey: t.key, store, types: [...MYSQL_KINDS], handler: connector.handle, stopWhenCaughtUp: true }).run();
   const reconcile = async (reportOnly = false) => (await connector.reconcile(api, new AbortController().signal, { reportOnly })).map((d) => d.kind);
-  const readAs = async (who: Who, sql: string): Promise<unknown> => {
-    const client = await mysql.createConnection({ socketPath: SOCKET, user: login(who) });
-    try {
-      const [rows] = await client.query(sql);
-      return (rows as Array<{ v: unknown }>)[0]?.v;
-    } catch (error) {
-      return { refused: (error as { errno: number }).errno };
-    } finally {
-      await client.end();
-    }
-  };
+  const readAs = (who: Who, sql: string): Promise<unknown> => mysqlReadAs(login(who), sql);
   const makeRole = async (who: Who) => {
     await root.query(`CREATE ROLE IF NOT EXISTS ${q(role(who))}`);
     await root.query(`GRANT ${q(role(who))} TO ${q(login(who))}@'localhost'`);
@@ -53,7 +38,7 @@ describe("MariaDB reconciliation", () => {
   };
 
   beforeAll(async () => {
-    root = await mysql.createConnection({ socketPath: SOCKET, user: "root" });
+    root = await mysql.createConnection({ socketPath: MYSQL_SOCKET, user: "root" });
     await root.query(`CREATE DATABASE ${q(db)}`);
     await root.query(`CREATE TABLE ${q(db)}.people (id INT, name TEXT, email TEXT, ssn TEXT)`);
     await root.query(`INSERT INTO ${q(db)}.people VALUES (1, 'Ada', 'ada@example.org', '123-45-6789')`);

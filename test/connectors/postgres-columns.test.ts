@@ -2,12 +2,11 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore } from "../../src/consumer/index.js";
-import { parseConnectorConfig } from "../../src/connectors/postgres/config.js";
 import { HANDLED_KINDS, PostgresAccessConnector } from "../../src/connectors/postgres/connector.js";
 import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
-import { POSTGRES_URL } from "../helpers/databases.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_DATABASE, pgConnection, pgReadAs, pgTestConfig } from "./support.js";
 
 /**
  * Column-level least privilege, checked the way a consumer meets it: a real login, member of the
@@ -19,20 +18,8 @@ const suffix = randomBytes(3).toString("hex");
 const warehouseDb = `cols_${suffix}`;
 const owner = `owner${suffix}`;
 const maskSchema = `masks_${suffix}`;
-const url = new URL(POSTGRES_URL);
-const connection = (database: string, user = decodeURIComponent(url.username) || "postgres") => ({
-  host: url.hostname,
-  port: Number(url.port || 5432),
-  database,
-  user,
-  ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-});
 
-const config = parseConnectorConfig({
-  servers: { warehouse: { connection: connection(warehouseDb), grantable: [{ team: owner, schema: "shop" }], maskSchema } },
-  ledger: { server: "warehouse", schema: "ledger" },
-  timeouts: { connectMs: 10_000, statementMs: 10_000, lockMs: 2_000 },
-});
+const config = pgTestConfig(warehouseDb, owner, maskSchema);
 
 const COLUMNS = ["id", "name", "email", "salary", "ssn", "note"] as const;
 const ROW = { id: 1, name: "Ada", email: "ada@example.org", salary: "5000", ssn: "123-45-6789", note: "hello" };
@@ -108,23 +95,13 @@ describe("PostgreSQL column-level grants from the privileges plan", () => {
   const runConnector = () => new FeedConsumer({ baseUrl: t.url, apiKey: t.key, store, types: [...HANDLED_KINDS], handler: connector.handle, stopWhenCaughtUp: true }).run();
 
   /** Reads one column as the case's login: its value, or the SQLSTATE of the refusal. */
-  const readAs = async (i: number, sql: string): Promise<unknown> => {
-    const client = new pg.Client(connection(warehouseDb, login(i)));
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows[0]?.v;
-    } catch (error) {
-      return { refused: (error as { code: string }).code };
-    } finally {
-      await client.end();
-    }
-  };
+  const readAs = (i: number, sql: string): Promise<unknown> => pgReadAs(warehouseDb, login(i), sql);
 
   beforeAll(async () => {
-    admin = new pg.Client(connection(url.pathname.slice(1)));
+    admin = new pg.Client(pgConnection(ADMIN_DATABASE));
     await admin.connect();
     await admin.query(`CREATE DATABASE ${warehouseDb}`);
-    warehouse = new pg.Client(connection(warehouseDb));
+    warehouse = new pg.Client(pgConnection(warehouseDb));
     await warehouse.connect();
     await warehouse.query("CREATE SCHEMA shop");
     await warehouse.query("CREATE TABLE shop.people (id int, name text, email varchar(100), salary numeric, ssn text, note text)");

@@ -2,12 +2,11 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedConsumer, MemoryPositionStore, StewardClient } from "../../src/consumer/index.js";
-import { parseConnectorConfig } from "../../src/connectors/postgres/config.js";
 import { HANDLED_KINDS, PostgresAccessConnector } from "../../src/connectors/postgres/connector.js";
 import { maskViewName } from "../../src/connectors/postgres/grants.js";
 import { roleFor } from "../../src/connectors/postgres/trust.js";
-import { POSTGRES_URL } from "../helpers/databases.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_DATABASE, pgConnection, pgReadAs, pgTestConfig } from "./support.js";
 
 /**
  * Reconciliation against a real server: each kind of drift is made by hand in SQL, and one pass
@@ -19,19 +18,7 @@ const suffix = randomBytes(3).toString("hex");
 const warehouseDb = `recon_${suffix}`;
 const owner = `owner${suffix}`;
 const maskSchema = `masks_${suffix}`;
-const url = new URL(POSTGRES_URL);
-const connection = (database: string, user = decodeURIComponent(url.username) || "postgres") => ({
-  host: url.hostname,
-  port: Number(url.port || 5432),
-  database,
-  user,
-  ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-});
-const config = parseConnectorConfig({
-  servers: { warehouse: { connection: connection(warehouseDb), grantable: [{ team: owner, schema: "shop" }], maskSchema } },
-  ledger: { server: "warehouse", schema: "ledger" },
-  timeouts: { connectMs: 10_000, statementMs: 10_000, lockMs: 2_000 },
-});
+const config = pgTestConfig(warehouseDb, owner, maskSchema);
 
 const contract = (nameClass: string) => ({
   apiVersion: "v3.1.0",
@@ -73,25 +60,15 @@ describe("PostgreSQL reconciliation", () => {
   const view = `${q(maskSchema)}.${q(maskViewName(role("analyst"), "shop", "people"))}`;
 
   /** A real login's query: the value of `v`, or the SQLSTATE of the refusal. */
-  const readAs = async (who: Who, sql: string): Promise<unknown> => {
-    const client = new pg.Client(connection(warehouseDb, login(who)));
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows[0]?.v;
-    } catch (error) {
-      return { refused: (error as { code: string }).code };
-    } finally {
-      await client.end();
-    }
-  };
+  const readAs = (who: Who, sql: string): Promise<unknown> => pgReadAs(warehouseDb, login(who), sql);
   const provisioning = async (id: Who) => (await t.api("GET", `/api/access/${id}`)).body.provisioning;
   const lastEvent = async (id: Who) => ((await t.api("GET", `/api/access/${id}/history`)).body as Array<{ kind: string }>).at(-1)?.kind;
 
   beforeAll(async () => {
-    admin = new pg.Client(connection(url.pathname.slice(1)));
+    admin = new pg.Client(pgConnection(ADMIN_DATABASE));
     await admin.connect();
     await admin.query(`CREATE DATABASE ${warehouseDb}`);
-    db = new pg.Client(connection(warehouseDb));
+    db = new pg.Client(pgConnection(warehouseDb));
     await db.connect();
     await db.query("CREATE SCHEMA shop");
     await db.query("CREATE TABLE shop.people (id int, name text, email text, ssn text)");

@@ -1,6 +1,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import mysql from "mysql2/promise";
 import pg from "pg";
+import { parseConnectorConfig } from "../../src/connectors/postgres/config.js";
+import { parseMysqlConfig } from "../../src/connectors/mysql/config.js";
 import { ROOT } from "../helpers/cli.js";
 import { POSTGRES_URL } from "../helpers/databases.js";
 
@@ -8,6 +11,63 @@ import { POSTGRES_URL } from "../helpers/databases.js";
 
 const url = new URL(POSTGRES_URL);
 export const q = pg.escapeIdentifier;
+
+/** The test server's own database, where databases and roles are made. */
+export const ADMIN_DATABASE = url.pathname.slice(1);
+
+/** Short timeouts, so a test that hangs fails instead of waiting for the defaults. */
+const TEST_TIMEOUTS = { connectMs: 10_000, statementMs: 10_000, lockMs: 2_000 };
+
+/** A PostgreSQL connector configuration for one warehouse database, whose `shop` schema `owner` may grant. */
+export function pgTestConfig(database: string, owner: string, maskSchema: string) {
+  return parseConnectorConfig({
+    servers: { warehouse: { connection: pgConnection(database), grantable: [{ team: owner, schema: "shop" }], maskSchema } },
+    ledger: { server: "warehouse", schema: "ledger" },
+    timeouts: TEST_TIMEOUTS,
+  });
+}
+
+/** A query as a PostgreSQL login: the value of `v`, or the SQLSTATE of the refusal. */
+export async function pgReadAs(database: string, login: string, sql: string): Promise<unknown> {
+  const client = new pg.Client(pgConnection(database, login));
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0]?.v;
+  } catch (error) {
+    return { refused: (error as { code: string }).code };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The machine's MariaDB, reached as root on its local socket. */
+export const MYSQL_SOCKET = process.env.TEST_MYSQL_SOCKET ?? "/run/mysqld/mysqld.sock";
+
+/** A MariaDB identifier, quoted. */
+export const mq = (name: string): string => `\`${name.replace(/`/g, "``")}\``;
+
+/** The server entry of a MariaDB connector configuration in which `owner` may grant on database `db`. */
+export function mysqlServer(db: string, owner: string, maskSchema: string, extra: Record<string, unknown> = {}) {
+  return { connection: { socketPath: MYSQL_SOCKET, user: "root" }, grantable: [{ team: owner, schema: db }], maskSchema, ...extra };
+}
+
+/** A MariaDB connector configuration with the ledger in database `ledger`. */
+export function mysqlTestConfig(db: string, owner: string, maskSchema: string, ledger: string, extra: Record<string, unknown> = {}) {
+  return parseMysqlConfig({ servers: { mariadb: mysqlServer(db, owner, maskSchema, extra) }, ledger: { server: "mariadb", schema: ledger }, timeouts: TEST_TIMEOUTS });
+}
+
+/** A query as a MariaDB login (on `localhost`): the value of `v`, or the error number of the refusal. */
+export async function mysqlReadAs(login: string, sql: string): Promise<unknown> {
+  const client = await mysql.createConnection({ socketPath: MYSQL_SOCKET, user: login });
+  try {
+    const [rows] = await client.query(sql);
+    return (rows as Array<{ v: unknown }>)[0]?.v;
+  } catch (error) {
+    return { refused: (error as { errno: number }).errno };
+  } finally {
+    await client.end();
+  }
+}
 
 /** Connection settings for a database of the test PostgreSQL server, as the connector's configuration and `pg` take them. */
 export function pgConnection(database: string, user = decodeURIComponent(url.username) || "postgres") {
@@ -35,7 +95,7 @@ export interface Warehouse {
 export async function createWarehouse(prefix: string): Promise<Warehouse> {
   const suffix = randomBytes(3).toString("hex");
   const database = `${prefix}_${suffix}`;
-  const admin = new pg.Client(pgConnection(url.pathname.slice(1)));
+  const admin = new pg.Client(pgConnection(ADMIN_DATABASE));
   await admin.connect();
   await admin.query(`CREATE DATABASE ${q(database)}`);
   const db = new pg.Client(pgConnection(database));
@@ -45,17 +105,7 @@ export async function createWarehouse(prefix: string): Promise<Warehouse> {
     database,
     admin,
     db,
-    async readAs(login, sql) {
-      const client = new pg.Client(pgConnection(database, login));
-      await client.connect();
-      try {
-        return (await client.query(sql)).rows[0]?.v;
-      } catch (error) {
-        return { refused: (error as { code: string }).code };
-      } finally {
-        await client.end();
-      }
-    },
+    readAs: (login, sql) => pgReadAs(database, login, sql),
     async drop() {
       await db.end();
       await admin.query(`DROP DATABASE IF EXISTS ${q(database)} WITH (FORCE)`);

@@ -1,13 +1,10 @@
-import { FeedConsumerError, type CloudEvent, type ConsumerLogger, type EventContext, type StewardClient } from "../../consumer/index.js";
-import { accessPlan, consumerRole, dispatchAccessEvent, provisioningReporter, read, Serial, type Report } from "../access-events.js";
-import { findPort, portType, productOwner, serverReference, type AccessView, type ProductView, type ServerReference } from "../postgres/catalog.js";
-import { logDetail } from "../postgres/diagnostics.js";
-import { narrowToPlan, Refusal, sameTarget, type Target } from "../postgres/trust.js";
+import type { ConsumerLogger } from "../../consumer/index.js";
+import { AccessConnector, type EngineReconcile } from "../access-connector.js";
+import type { ServerReference } from "../postgres/catalog.js";
+import { Refusal, type Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
-import type { Drift } from "../postgres/drift.js";
-import { reconcileOnce } from "../postgres/reconcile.js";
-import { mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
-import { NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
+import { isDefaultRole, mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
+import { membershipStatements, NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
 
 export const MYSQL_EXECUTOR = "steward-mysql-connector";
 export const MYSQL_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
@@ -48,80 +45,105 @@ function diagnostics(error: unknown): { message: string; code?: string } {
  * roles of the fixed scheme, a ledger, and the access's privileges plan (database, table and
  * column grants; masked columns through a view in a database the connector owns).
  */
-export class MysqlAccessConnector {
+export class MysqlAccessConnector extends AccessConnector {
+  protected readonly reportedAs = { platform: "mysql", executor: MYSQL_EXECUTOR };
+  protected readonly containerWord = "database";
   private readonly ledger: MysqlLedger;
 
   constructor(
     private readonly config: MysqlConfig,
-    private readonly logger: ConsumerLogger = {},
+    logger: ConsumerLogger = {},
   ) {
+    super(logger);
     this.ledger = new MysqlLedger(config.ledger.schema);
   }
 
-  readonly handle = (event: CloudEvent, context: EventContext): Promise<void> => this.exclusive(() => this.handleOne(event, context));
-
-  /** Reconciliation as for PostgreSQL (docs/consumers.md); never at the same time as an event is handled. */
-  reconcile(api: StewardClient, signal: AbortSignal, options: { reportOnly?: boolean } = {}): Promise<Drift[]> {
-    return this.exclusive(() =>
-      reconcileOnce(
-        {
-          logger: this.logger,
-          serverMask: (server) => this.config.servers.get(server)?.maskSchema,
-          readCatalog: (server, roles, _schemas, maskSchema) => this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema)),
-          expected: mysqlPrivileges,
-          revokeExtras: (server, privileges) =>
-            this.on(server, signal, async (run) => {
-              for (const p of privileges) {
-                await run(mysqlRevokeOne(p)).catch((error: { errno?: number }) => {
-                  if (!NO_SUCH_GRANT.has(error.errno ?? 0)) throw error;
-                });
-              }
-            }),
-          regrant: (target) => this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target))),
-          grantStatement: (target) => mysqlGrantStatement(target, this.mask(target)),
-          revokeStatement: (target) => mysqlRevokeStatement(target, this.mask(target)),
-          diagnosticsOf: diagnostics,
-          ledgerEntries: () => this.onLedger(signal, (run) => this.ledger.all(run)),
-          targetOf: (access, reader) => this.targetOf(access, reader, signal),
-          revoke: (accessId, target) => this.revoke(accessId, target, signal),
-          grant: async (accessId, target) => {
-            await this.onLedger(signal, (run) => this.ledger.record(run, accessId, target));
-            await this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target)));
-          },
-          reporter: (accessId) => this.reporter(api, accessId, signal),
-          maskSchema: (target) => this.mask(target),
-          lastReported: this.lastReported,
-        },
-        api,
-        signal,
-        options.reportOnly === true,
-      ),
-    );
+  protected serves(type: string | undefined): boolean {
+    return TYPES.has(type ?? "");
   }
 
-  private readonly lastReported = new Map<string, string>();
-  private readonly serial = new Serial();
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.serial.run(work);
+  protected decide(owner: string | undefined, reference: ServerReference, role: string): Target {
+    return decideMysqlTarget(this.config, owner, reference, role);
   }
 
-  /** What an access should hold: `undefined` for a port this connector does not serve, else a target or a refusal. */
-  private async targetOf(access: AccessView, api: Pick<StewardClient, "get">, signal: AbortSignal): Promise<Target | Refusal | undefined> {
-    const product = await read<ProductView>(api, `/api/dataproducts/${encodeURIComponent(access.provider.dataProductId)}`, signal);
-    const port = product && findPort(product, access.provider.outputPortId);
-    if (!product || !port || !TYPES.has(portType(port) ?? "")) return undefined;
-    try {
-      const target = decideMysqlTarget(this.config, productOwner(product), serverReference(port), await consumerRole(access, api, signal));
-      return narrowToPlan(target, await accessPlan(access, port, api, signal));
-    } catch (error) {
-      if (error instanceof Refusal) return error;
-      throw error;
-    }
+  protected isConfigured(server: string): boolean {
+    return this.config.servers.has(server);
   }
 
-  private handleOne(event: CloudEvent, context: EventContext): Promise<void> {
-    return dispatchAccessEvent(event, context, { activate: (id, c) => this.activate(id, c), deactivate: (id, c) => this.deactivate(id, c) }, this.logger);
+  protected maskSchemaOf(server: string): string | undefined {
+    return this.config.servers.get(server)?.maskSchema;
+  }
+
+  protected diagnostics(error: unknown): Record<string, unknown> {
+    return diagnostics(error);
+  }
+
+  protected grantStatement(target: Target): string {
+    return mysqlGrantStatement(target, this.mask(target));
+  }
+
+  protected revokeStatement(target: Target): string {
+    return mysqlRevokeStatement(target, this.mask(target));
+  }
+
+  protected ledgerFind(accessId: string, signal: AbortSignal) {
+    return this.onLedger(signal, (run) => this.ledger.find(run, accessId));
+  }
+
+  protected ledgerAll(signal: AbortSignal) {
+    return this.onLedger(signal, (run) => this.ledger.all(run));
+  }
+
+  protected ledgerOthers(accessId: string, target: Target, signal: AbortSignal) {
+    return this.onLedger(signal, (run) => this.ledger.others(run, accessId, target));
+  }
+
+  protected ledgerRemove(accessId: string, signal: AbortSignal) {
+    return this.onLedger(signal, (run) => this.ledger.remove(run, accessId));
+  }
+
+  /** The ledger first: MySQL's GRANT commits at once, so a crash in between leaves a record to revoke. */
+  protected async grant(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
+    await this.onLedger(signal, (run) => this.ledger.record(run, accessId, target));
+    await this.regrant(target, signal);
+  }
+
+  protected regrant(target: Target, signal: AbortSignal): Promise<void> {
+    return this.on(target.server, signal, (run) => mysqlGrant(run, target, this.mask(target), this.loginsOf(target)));
+  }
+
+  /** The configured accounts of the target's role on its server. */
+  private loginsOf(target: Target): string[] {
+    return (this.config.servers.get(target.server)?.members ?? []).filter((m) => m.role === target.role).map((m) => m.member);
+  }
+
+  protected applyRevoke(target: Target, remaining: readonly Target[], signal: AbortSignal): Promise<void> {
+    return this.on(target.server, signal, (run) => mysqlRevoke(run, target, remaining, this.mask(target)));
+  }
+
+  protected engineReconcile(signal: AbortSignal): EngineReconcile {
+    return {
+      readCatalog: (server, roles, _schemas, maskSchema) => {
+        const config = this.config.servers.get(server);
+        const scope = { self: config?.connection.user ?? "", ...(config?.members ? { members: config.members } : {}) };
+        return this.on(server, signal, (run) => readMysqlCatalog(run, roles, maskSchema, scope));
+      },
+      expected: mysqlPrivileges,
+      members: (server) => this.config.servers.get(server)?.members,
+      fixMemberships: (server, give, take) =>
+        this.on(server, signal, async (run) => {
+          for (const m of take) for (const statement of membershipStatements(m, false, await isDefaultRole(run, m))) await run(statement);
+          for (const m of give) for (const statement of membershipStatements(m, true)) await run(statement);
+        }),
+      revokeExtras: (server, privileges) =>
+        this.on(server, signal, async (run) => {
+          for (const p of privileges) {
+            await run(mysqlRevokeOne(p)).catch((error: { errno?: number }) => {
+              if (!NO_SUCH_GRANT.has(error.errno ?? 0)) throw error;
+            });
+          }
+        }),
+    };
   }
 
   private on<T>(server: string, signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
@@ -130,71 +152,5 @@ export class MysqlAccessConnector {
 
   private onLedger<T>(signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
     return this.on(this.config.ledger.server, signal, work);
-  }
-
-  private mask(target: Target): string {
-    return this.config.servers.get(target.server)?.maskSchema ?? "steward_masked";
-  }
-
-  private async activate(accessId: string, { api, signal }: EventContext): Promise<void> {
-    const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
-    if (!access?.info.active) return;
-    const target = await this.targetOf(access, api, signal);
-    if (target === undefined) return;
-    const report = this.reporter(api, accessId, signal);
-    try {
-      const previous = await this.onLedger(signal, (run) => this.ledger.find(run, accessId));
-      if (previous && !(target instanceof Refusal) && sameTarget(previous, target) && access.provisioning?.status === "provisioned") {
-        const t = target;
-        await this.on(t.server, signal, (run) => mysqlGrant(run, t, this.mask(t))).catch((error: unknown) => {
-          if (signal.aborted) throw error;
-          this.logger.warn?.("re-checking a provisioned grant failed", { accessId, error: logDetail(error) });
-        });
-        return;
-      }
-      if (previous) await this.revoke(accessId, previous, signal);
-      if (target instanceof Refusal) throw target;
-      const t = target;
-      await report("provisioning-started");
-      await this.onLedger(signal, (run) => this.ledger.record(run, accessId, t));
-      await this.on(t.server, signal, (run) => mysqlGrant(run, t, this.mask(t)));
-      this.logger.info?.("granted", { accessId, server: t.server, role: t.role, database: t.schema, table: t.table });
-      await report("provisioning-succeeded", { reference: mysqlGrantStatement(t, this.mask(t)) });
-    } catch (error) {
-      if (signal.aborted || error instanceof FeedConsumerError) throw error;
-      this.logger.warn?.("provisioning failed", { accessId, error: logDetail(error) });
-      await report("provisioning-failed", { diagnostics: diagnostics(error) });
-    }
-  }
-
-  private async deactivate(accessId: string, { api, signal }: EventContext): Promise<void> {
-    const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
-    if (access?.info.active) return;
-    const report = access ? this.reporter(api, accessId, signal) : async () => {};
-    let previous: Target | undefined;
-    try {
-      previous = await this.onLedger(signal, (run) => this.ledger.find(run, accessId));
-      if (!previous) return;
-      await report("deprovisioning-started");
-      await this.revoke(accessId, previous, signal);
-    } catch (error) {
-      if (signal.aborted || error instanceof FeedConsumerError) throw error;
-      this.logger.warn?.("deprovisioning failed", { accessId, error: logDetail(error) });
-      if (access?.provisioning) await report("deprovisioning-failed", { diagnostics: diagnostics(error) });
-      return;
-    }
-    this.logger.info?.("revoked", { accessId, server: previous.server, role: previous.role, database: previous.schema, table: previous.table });
-    await report("deprovisioning-succeeded", { reference: mysqlRevokeStatement(previous, this.mask(previous)) });
-  }
-
-  private async revoke(accessId: string, target: Target, signal: AbortSignal): Promise<void> {
-    if (!this.config.servers.has(target.server)) throw new Refusal(`The server '${target.server}' this access was granted on is no longer in the connector's configuration; the grant stays recorded until it is.`);
-    const remaining = await this.onLedger(signal, (run) => this.ledger.others(run, accessId, target));
-    await this.on(target.server, signal, (run) => mysqlRevoke(run, target, remaining, this.mask(target)));
-    await this.onLedger(signal, (run) => this.ledger.remove(run, accessId));
-  }
-
-  private reporter(api: StewardClient, accessId: string, signal: AbortSignal): Report {
-    return provisioningReporter(api, accessId, signal, { platform: "mysql", executor: MYSQL_EXECUTOR }, this.logger);
   }
 }

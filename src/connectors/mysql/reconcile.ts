@@ -4,6 +4,7 @@
  * the roles the ledger names, the masking views' digests against those recorded when they were made, the privileges a recorded grant means there, and the statement that
  * takes one privilege added by hand away again.
  */
+import type { Membership } from "../postgres/config.js";
 import type { CatalogState, Privilege } from "../postgres/drift.js";
 import { maskViewName } from "../postgres/grants.js";
 import type { Target } from "../postgres/trust.js";
@@ -11,7 +12,13 @@ import { q, VIEW_DIGEST, VIEW_MARKS, type Run } from "./sql.js";
 
 const DB_PRIVILEGES = ["Select", "Insert", "Update", "Delete", "Create", "Drop", "Alter", "Index", "Create_view", "Show_view", "Trigger", "References", "Lock_tables"];
 
-export async function readMysqlCatalog(run: Run, roles: readonly string[], maskSchema: string): Promise<CatalogState> {
+/** What reconciliation needs to judge memberships: the configured ones, and the connector's own user (it holds the roles it makes). */
+export interface MembershipScope {
+  members?: readonly Membership[];
+  self: string;
+}
+
+export async function readMysqlCatalog(run: Run, roles: readonly string[], maskSchema: string, scope: MembershipScope = { self: "" }): Promise<CatalogState> {
   const privileges: Privilege[] = [];
   const found = new Set<string>();
   if (roles.length > 0) {
@@ -37,7 +44,57 @@ export async function readMysqlCatalog(run: Run, roles: readonly string[], maskS
       }
     }
   }
-  return { roles: found, privileges, tables: new Map(), changedViews: await changedViews(run, maskSchema) };
+  const memberships = roles.length > 0 ? await readMemberships(run, roles, scope) : {};
+  return { roles: found, privileges, tables: new Map(), changedViews: await changedViews(run, maskSchema), ...memberships };
+}
+
+// The columns `mysql.user` computes (is_role, default_role) are compared here, not in SQL: their
+// collation is not the connection's, and MariaDB refuses to compare the two.
+
+/** "Table doesn't exist": a server without `mysql.roles_mapping` (not MariaDB). */
+const NO_SUCH_TABLE = 1146;
+
+/**
+ * Memberships in and of the managed roles (`mysql.roles_mapping`, MariaDB), less the connector's
+ * own, and which configured accounts exist. A configured account counts as a member only while
+ * the role is its default role, since without it the login does not hold the role when it
+ * connects. Without `mysql.roles_mapping` nothing is read, so no membership drift is found.
+ */
+async function readMemberships(run: Run, roles: readonly string[], scope: MembershipScope): Promise<Pick<CatalogState, "memberships" | "logins">> {
+  const configured = (scope.members ?? []).map((m) => m.member);
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await run(
+      `SELECT 'member' AS kind, m.Role AS role, m.User AS user, m.Host AS host, u.default_role AS def
+         FROM mysql.roles_mapping m LEFT JOIN mysql.user u ON u.User = m.User AND u.Host = m.Host
+        WHERE (m.Role IN (?) OR (m.Host = '' AND m.User IN (?))) AND m.User <> ?
+       UNION ALL SELECT 'login', is_role, User, Host, NULL FROM mysql.user WHERE CONCAT(User, '@', Host) IN (?)`,
+      [roles, roles, scope.self, configured.length > 0 ? configured : [""]],
+    );
+  } catch (error) {
+    if ((error as { errno?: number }).errno === NO_SUCH_TABLE) return {};
+    throw error;
+  }
+  const wanted = new Set((scope.members ?? []).map((m) => JSON.stringify([m.role, m.member])));
+  const memberships: Membership[] = [];
+  const logins = new Set<string>();
+  for (const row of rows) {
+    const host = String(row.host);
+    const member = host === "" ? String(row.user) : `${String(row.user)}@${host}`;
+    if (row.kind === "login") {
+      if (row.role === "N") logins.add(member);
+    }
+    else if (!wanted.has(JSON.stringify([String(row.role), member])) || String(row.def ?? "") === String(row.role)) memberships.push({ role: String(row.role), member });
+  }
+  return { memberships, logins };
+}
+
+/** Whether `member` (an account) has `role` as its default role now. */
+export async function isDefaultRole(run: Run, m: Membership): Promise<boolean> {
+  const at = m.member.lastIndexOf("@");
+  if (at < 0) return false;
+  const rows = await run("SELECT default_role AS role FROM mysql.user WHERE User = ? AND Host = ?", [m.member.slice(0, at), m.member.slice(at + 1)]);
+  return rows.some((r) => r.role === m.role);
 }
 
 /** The masking views whose digest is not the one recorded when the connector made them (a view never marked counts as changed). */

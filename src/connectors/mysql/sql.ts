@@ -1,5 +1,6 @@
 import mysql from "mysql2/promise";
 import { maskViewName } from "../postgres/grants.js";
+import type { Membership } from "../postgres/config.js";
 import type { TableGrant, Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
 
@@ -127,9 +128,42 @@ async function markView(run: Run, maskSchema: string, name: string): Promise<voi
   await run(`INSERT INTO ${marks} (view_name, digest) VALUES (?, ?) ON DUPLICATE KEY UPDATE digest = VALUES(digest)`, [name, String(made[0]?.digest ?? "")]);
 }
 
-/** Creates the role if missing, and grants what the target holds. MySQL's GRANT commits at once: the ledger was written first. */
-export async function mysqlGrant(run: Run, target: Target, maskSchema: string): Promise<void> {
+/**
+ * A member as MariaDB names it: an account `login@host` (split at the last `@`, as a host holds
+ * none) is `` `login`@`host` ``; a name without `@` is a role.
+ */
+export function account(member: string): string {
+  const at = member.lastIndexOf("@");
+  return at < 0 ? q(member) : `${q(member.slice(0, at))}@${q(member.slice(at + 1))}`;
+}
+
+/**
+ * The statements that give a membership (and make the role the account's default, so the login
+ * holds it without `SET ROLE`), or take one away (and the default with it, if it was that role).
+ */
+export function membershipStatements(m: Membership, give: boolean, wasDefault = false): string[] {
+  const isAccount = m.member.includes("@");
+  if (give) return [`GRANT ${q(m.role)} TO ${account(m.member)}`, ...(isAccount ? [`SET DEFAULT ROLE ${q(m.role)} FOR ${account(m.member)}`] : [])];
+  return [`REVOKE ${q(m.role)} FROM ${account(m.member)}`, ...(isAccount && wasDefault ? [`SET DEFAULT ROLE NONE FOR ${account(m.member)}`] : [])];
+}
+
+/** The accounts (`login@host`) of this list that exist. */
+export async function existingAccounts(run: Run, members: readonly string[]): Promise<Set<string>> {
+  if (members.length === 0) return new Set();
+  const rows = await run("SELECT CONCAT(User, '@', Host) AS member, is_role AS role FROM mysql.user WHERE CONCAT(User, '@', Host) IN (?)", [members]);
+  return new Set(rows.filter((r) => r.role === "N").map((r) => String(r.member)));
+}
+
+/**
+ * Creates the role if missing, makes the configured accounts that exist members of it (their
+ * default role), and grants what the target holds. MySQL's GRANT commits at once: the ledger was
+ * written first.
+ */
+export async function mysqlGrant(run: Run, target: Target, maskSchema: string, logins: readonly string[] = []): Promise<void> {
   await run(`CREATE ROLE IF NOT EXISTS ${q(target.role)}`);
+  for (const member of [...(await existingAccounts(run, logins))].sort()) {
+    for (const statement of membershipStatements({ role: target.role, member }, true)) await run(statement);
+  }
   for (const grant of target.grants ?? []) if (grant.masked.length > 0) await createMaskView(run, target, grant, maskSchema);
   for (const statement of grantStatements(target, maskSchema)) await run(statement);
 }
