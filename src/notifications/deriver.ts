@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from "uuid";
 import { eventRepository, type EventRow } from "../events/repository.js";
+import { accessRepository } from "../modules/access/repository.js";
 import { principalNames } from "../modules/people/principal-names.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { audienceRepository as audience, consumerUserId } from "./audience-repository.js";
@@ -76,7 +77,7 @@ export class Deriver {
     if (rules.length === 0) return;
     const names = await principalNames(trx, organizationId, [row.principal]);
     for (const rule of rules) {
-      const { facts, access } = await this.facts(trx, organizationId, rule, row.kind, row.subject, data);
+      const { facts, access } = await this.facts(trx, organizationId, rule, row, data);
       const teams = teamsFor(rule, facts);
       const people = peopleFor(rule, facts);
       if (teams.length === 0 && people.length === 0) continue;
@@ -204,14 +205,17 @@ export class Deriver {
     trx: Executor,
     organizationId: string,
     rule: Rule,
-    eventKind: string,
-    subject: string,
+    event: Pick<EventRow, "kind" | "subject" | "time">,
     data: Record<string, unknown>,
   ): Promise<{ facts: Facts; access?: { providerDataProductId: string; providerOutputPortId: string; consumer: string } }> {
+    const { kind: eventKind, subject } = event;
     if (rule.audience.includes("contractConsumers")) {
-      const users = await audience.contractConsumerUserIds(trx, organizationId, subject);
+      // Whom the change breaks: the accesses the contract's gate counts (docs/versions.md), as they stood when it happened.
+      const accesses = await accessRepository.approvedUnderContract(trx, organizationId, subject, event.time, 1000);
+      const teams = [...new Set(accesses.map((a) => a.consumerTeamId).filter((t): t is string => t !== null))].sort();
+      const users = [...new Set(accesses.map((a) => (a.consumerType === "user" ? (a.doc.consumer as { userId?: unknown } | undefined)?.userId : undefined)).filter((u): u is string => typeof u === "string" && u !== ""))];
       const members = (await Promise.all(users.map((u) => audience.member(trx, organizationId, u)))).filter((m): m is string => m !== undefined);
-      return { facts: { contractConsumerTeamIds: await repo.contractConsumerTeams(trx, organizationId, subject), contractConsumerUserIds: members } };
+      return { facts: { contractConsumerTeamIds: teams, contractConsumerUserIds: members } };
     }
     const resource = resourceOf(eventKind);
     if (resource !== "access") {
