@@ -22,22 +22,6 @@ export const audienceRepository = {
     return row?.id;
   },
 
-  /** The consumer {userId} of each approved, not canceled access a person consumes under a contract. */
-  async contractConsumerUserIds(ex: Executor, organizationId: string, contractId: string): Promise<string[]> {
-    const rows = await ex
-      .selectFrom("accesses")
-      .select("doc")
-      .where("organization_id", "=", organizationId)
-      .where("provider_data_contract_id", "=", contractId)
-      .where("consumer_type", "=", "user")
-      .where("status", "=", "approved")
-      .where("canceled_at", "is", null)
-      .orderBy("row_id")
-      .limit(1000)
-      .execute();
-    return [...new Set(rows.map((r) => consumerUserId(r.doc)).filter((u): u is string => u !== null))];
-  },
-
   /** The owner team of a catalog document, as stored now. */
   async ownerTeam(ex: Executor, organizationId: string, kind: "datacontract" | "dataproduct", id: string): Promise<string | null> {
     const row = await ex.selectFrom("resources").select("owner_team_id").where("organization_id", "=", organizationId).where("kind", "=", kind).where("id", "=", id).executeTakeFirst();

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { NotifyConfig } from "../platform/config.js";
 import type { Database } from "../platform/database/index.js";
-import { OutboundError, outboundRequest, type OutboundPolicy } from "../platform/outbound.js";
+import type { Agent } from "node:http";
+import { keptAliveAgent, OutboundError, outboundRequest, type OutboundPolicy } from "../platform/outbound.js";
 import { nextAttemptAt } from "./backoff.js";
 import { HTTP_FORMATS, mailMessage, signedWebhook, type HttpChannelType, type HttpDelivery } from "./formats.js";
 import { MailError, type Mailer } from "./mailer.js";
@@ -10,6 +11,9 @@ import { notificationRepository as repo, type DeliveryRow } from "./repository.j
 
 /** Deliveries of one target attempted in a row in one place before it goes back to the others. */
 const CHAIN = 20;
+
+/** Origins whose connections are kept open at once; the least recently used one is closed past this. */
+const KEPT_ORIGINS = 256;
 
 /** What one attempt came to. */
 interface Outcome {
@@ -31,6 +35,8 @@ export class Deliverer {
   private pumping?: Promise<void>;
   private stopped = false;
   private readonly settled = new Set<Promise<void>>();
+  /** Kept-alive connections by origin (docs/security.md, "Outgoing requests"): each new one is checked as it is made. */
+  private readonly agents = new Map<string, Agent>();
 
   constructor(
     private readonly database: Database,
@@ -76,6 +82,29 @@ export class Deliverer {
     this.stopped = true;
     await this.pumping;
     await Promise.allSettled([...this.settled]);
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  /** The agent for an endpoint's origin, most recently used last; none for what is no URL (refused later). */
+  private agentFor(endpoint: string): Agent | undefined {
+    let origin: URL;
+    try {
+      origin = new URL(endpoint);
+    } catch {
+      return undefined;
+    }
+    const key = origin.origin;
+    let agent = this.agents.get(key);
+    if (agent) this.agents.delete(key);
+    else agent = keptAliveAgent(origin.protocol);
+    this.agents.set(key, agent);
+    if (this.agents.size > KEPT_ORIGINS) {
+      const [oldest, closing] = this.agents.entries().next().value as [string, Agent];
+      this.agents.delete(oldest);
+      closing.destroy();
+    }
+    return agent;
   }
 
   /** Waits until the attempts under way now have ended (tests). */
@@ -177,6 +206,7 @@ export class Deliverer {
       connectTimeoutMs: Math.max(50, Math.floor(this.settings.timeoutMs / 2)),
       timeoutMs: this.settings.timeoutMs,
       maxResponseBytes: 16 * 1024,
+      agent: this.agentFor(channel.endpoint ?? ""),
     });
     if (answer.status >= 200 && answer.status < 300) return { ok: true, statusCode: answer.status, error: null };
     const redirect = answer.status >= 300 && answer.status < 400 ? " Redirects are not followed." : "";

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from "uuid";
 import { eventRepository, type EventRow } from "../events/repository.js";
+import { accessRepository } from "../modules/access/repository.js";
 import { principalNames } from "../modules/people/principal-names.js";
 import type { Database, Executor } from "../platform/database/index.js";
 import { audienceRepository as audience, consumerUserId } from "./audience-repository.js";
@@ -9,8 +10,14 @@ import { channelTarget, emailTarget, notificationRepository as repo, type Delive
 import { ENDING_SOON_DAYS, peopleFor, REMINDERS, remindersDue, resourceOf, rulesFor, teamsFor, writerSide, type Facts, type NotificationKind, type Rule } from "./rules.js";
 import { SYSTEM_NAME } from "../modules/people/principal-names.js";
 
-/** Events read per organization and transaction. */
-const EVENTS_PER_STEP = 200;
+/**
+ * Events read per organization and transaction. Small enough that a step's transaction is short:
+ * on SQLite it holds the one writer's lock, which the API's writes wait for.
+ */
+const EVENTS_PER_STEP = 50;
+
+/** Yields to the event loop: requests waiting get their turn between two steps. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface DeriverOptions {
   appUrl: string;
@@ -48,6 +55,7 @@ export class Deriver {
         read += step;
         if (step > 0) stepped();
         if (step < EVENTS_PER_STEP) break;
+        await yieldToRequests();
       }
     }
     return read;
@@ -55,6 +63,28 @@ export class Deriver {
 
   /** One transaction: the next events of one organization, or none when another process holds its cursor. */
   async step(organizationId: string): Promise<number> {
+    this.memo = new Map();
+    try {
+      return await this.stepIn(organizationId);
+    } finally {
+      this.memo = undefined;
+    }
+  }
+
+  /**
+   * What a step read once, by key: channels, members and settings hardly differ from one event to
+   * the next of a backlog. Lives for one transaction, so it never outlasts what it read.
+   */
+  private memo?: Map<string, Promise<unknown>>;
+
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.memo) return load();
+    let found = this.memo.get(key) as Promise<T> | undefined;
+    if (!found) this.memo.set(key, (found = load()));
+    return found;
+  }
+
+  private async stepIn(organizationId: string): Promise<number> {
     return this.database.db.transaction().execute(async (trx) => {
       const last = await repo.lockCursor(trx, this.database.dialect, organizationId);
       if (last === undefined) return 0;
@@ -74,9 +104,9 @@ export class Deriver {
     const data = JSON.parse(row.data) as Record<string, unknown>;
     const rules = rulesFor(row.kind, data);
     if (rules.length === 0) return;
-    const names = await principalNames(trx, organizationId, [row.principal]);
+    const names = await this.once(`name:${row.principal}`, () => principalNames(trx, organizationId, [row.principal]));
     for (const rule of rules) {
-      const { facts, access } = await this.facts(trx, organizationId, rule, row.kind, row.subject, data);
+      const { facts, access } = await this.facts(trx, organizationId, rule, row, data);
       const teams = teamsFor(rule, facts);
       const people = peopleFor(rule, facts);
       if (teams.length === 0 && people.length === 0) continue;
@@ -181,22 +211,26 @@ export class Deriver {
         last_attempt_at: null,
         delivered_at: null,
       });
-    for (const channel of await repo.enabledChannels(trx, organizationId, teams)) {
+    for (const channel of await this.once(`channels:${JSON.stringify(teams)}`, () => repo.enabledChannels(trx, organizationId, teams))) {
       // A webhook receives the event log's CloudEvents, and a reminder is no event.
       if (channel.type === "webhook" && !n.webhooks) continue;
       queue(channelTarget(channel.team_id, channel.id), { team_id: channel.team_id, channel_id: channel.id, user_id: null });
     }
     const people = new Map<string, string>();
-    for (const team of teams) for (const person of await repo.teamPeople(trx, organizationId, team)) people.set(person.id, person.email);
+    for (const team of teams) for (const person of await this.once(`people:${team}`, () => repo.teamPeople(trx, organizationId, team))) people.set(person.id, person.email);
     // Persons who consume an access themselves hear of it as its team's members do.
     for (const userId of n.people ?? []) people.set(userId, "");
     for (const userId of people.keys()) {
       // Whoever acted knows already.
       if (row.principal === `user:${userId}`) continue;
-      if ((await inbox.disabledKinds(trx, organizationId, userId)).includes(rule.kind)) continue;
+      if ((await this.once(`disabled:${userId}`, () => inbox.disabledKinds(trx, organizationId, userId))).includes(rule.kind)) continue;
       notifications.push({ id: uuidv7(), organization_id: organizationId, user_id: userId, event_id: row.id, kind: rule.kind, message: text, created_at: now, read_at: null });
       if (this.options.mail) queue(emailTarget(userId), { team_id: null, channel_id: null, user_id: userId });
     }
+  }
+
+  private member(trx: Executor, organizationId: string, userId: string): Promise<string | undefined> {
+    return this.once(`member:${userId}`, () => audience.member(trx, organizationId, userId));
   }
 
   /** What the rule's audience needs to know, read in the derivation's transaction. */
@@ -204,14 +238,17 @@ export class Deriver {
     trx: Executor,
     organizationId: string,
     rule: Rule,
-    eventKind: string,
-    subject: string,
+    event: Pick<EventRow, "kind" | "subject" | "time">,
     data: Record<string, unknown>,
   ): Promise<{ facts: Facts; access?: { providerDataProductId: string; providerOutputPortId: string; consumer: string } }> {
+    const { kind: eventKind, subject } = event;
     if (rule.audience.includes("contractConsumers")) {
-      const users = await audience.contractConsumerUserIds(trx, organizationId, subject);
-      const members = (await Promise.all(users.map((u) => audience.member(trx, organizationId, u)))).filter((m): m is string => m !== undefined);
-      return { facts: { contractConsumerTeamIds: await repo.contractConsumerTeams(trx, organizationId, subject), contractConsumerUserIds: members } };
+      // Whom the change breaks: the accesses the contract's gate counts (docs/versions.md), as they stood when it happened.
+      const accesses = await accessRepository.approvedUnderContract(trx, organizationId, subject, event.time, 1000);
+      const teams = [...new Set(accesses.map((a) => a.consumerTeamId).filter((t): t is string => t !== null))].sort();
+      const users = [...new Set(accesses.map((a) => (a.consumerType === "user" ? (a.doc.consumer as { userId?: unknown } | undefined)?.userId : undefined)).filter((u): u is string => typeof u === "string" && u !== ""))];
+      const members = (await Promise.all(users.map((u) => this.member(trx, organizationId, u)))).filter((m): m is string => m !== undefined);
+      return { facts: { contractConsumerTeamIds: teams, contractConsumerUserIds: members } };
     }
     const resource = resourceOf(eventKind);
     if (resource !== "access") {
@@ -229,8 +266,8 @@ export class Deriver {
       facts: {
         providerTeamId: access.provider_team_id,
         consumerTeamId: access.consumer_team_id,
-        consumerUserId: userId === null ? null : ((await audience.member(trx, organizationId, userId)) ?? null),
-        approverTeamIds: await audience.eligibleTeams(trx, organizationId, held),
+        consumerUserId: userId === null ? null : ((await this.member(trx, organizationId, userId)) ?? null),
+        approverTeamIds: held.length === 0 ? [] : await this.once(`eligible:${JSON.stringify(held)}`, () => audience.eligibleTeams(trx, organizationId, held)),
         writerTeamId: side === "consumer" ? access.consumer_team_id : access.provider_team_id,
       },
       access: { providerDataProductId: access.provider_data_product_id, providerOutputPortId: access.provider_output_port_id, consumer },

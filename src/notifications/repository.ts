@@ -118,22 +118,6 @@ export const notificationRepository = {
       .execute();
   },
 
-  /** Teams consuming a contract through approved accesses that are not canceled. */
-  async contractConsumerTeams(ex: Executor, organizationId: string, contractId: string): Promise<string[]> {
-    const rows = await ex
-      .selectFrom("accesses")
-      .select("consumer_team_id")
-      .distinct()
-      .where("organization_id", "=", organizationId)
-      .where("provider_data_contract_id", "=", contractId)
-      .where("status", "=", "approved")
-      .where("canceled_at", "is", null)
-      .where("consumer_team_id", "is not", null)
-      .orderBy("consumer_team_id")
-      .execute();
-    return rows.map((r) => r.consumer_team_id!);
-  },
-
   /** The organization's members listed in a team's `members` (by e-mail address). */
   async teamPeople(ex: Executor, organizationId: string, teamId: string): Promise<Array<{ id: string; email: string }>> {
     const team = await ex.selectFrom("resources").select("doc").where("organization_id", "=", organizationId).where("kind", "=", "team").where("id", "=", teamId).executeTakeFirst();

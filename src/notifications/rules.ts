@@ -21,7 +21,8 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /**
  * `provider`/`consumer`: the access's teams (and the person, for an access a person consumes);
- * `contractConsumers`: the consumers of a contract's approved, not canceled accesses;
+ * `contractConsumers`: the consumers of a contract's approved accesses that had not ended when it
+ *   changed (a canceled one counts until its end), whom the contract's gate protects;
  * `approvers`: the provider team and the teams a require-approvals policy names as eligible;
  * `writer`: the team a change was made for (docs/notifications.md, "What is notified").
  */
@@ -128,7 +129,7 @@ export interface Facts {
   /** The person an access is consumed by (consumer {userId}), when they are a member. */
   consumerUserId?: string | null;
   contractConsumerTeamIds?: readonly string[];
-  /** People who consume a contract's approved accesses themselves. */
+  /** People who consume a contract's approved, not ended, accesses themselves. */
   contractConsumerUserIds?: readonly string[];
   /** Teams a require-approvals policy names as eligible, beside the provider team. */
   approverTeamIds?: readonly string[];

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDestination, isNonPublicAddress, outboundFetch, outboundRequest, OutboundError, type OutboundPolicy } from "./outbound.js";
+import { checkDestination, isNonPublicAddress, keptAliveAgent, outboundFetch, outboundRequest, OutboundError, type OutboundPolicy } from "./outbound.js";
 
 const closed: OutboundPolicy = { allowPrivateNetworks: false, allowedHosts: [] };
 const open: OutboundPolicy = { allowPrivateNetworks: true, allowedHosts: [] };
@@ -42,6 +42,58 @@ async function failure(promise: Promise<unknown>): Promise<OutboundError> {
   expect(error).toBeInstanceOf(OutboundError);
   return error as OutboundError;
 }
+
+describe("outgoing requests on kept-alive connections", () => {
+  it("reuses one connection, still refuses a private destination by name, and never follows a redirect", async () => {
+    const sockets = new Set<unknown>();
+    const counting = createServer((req, res) => {
+      sockets.add(req.socket);
+      req.resume();
+      req.on("end", () => (req.url === "/redirect" ? res.writeHead(302, { location: "http://169.254.169.254/" }).end() : res.writeHead(204).end()));
+    });
+    await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+    const agent = keptAliveAgent("http:");
+    try {
+      for (let i = 0; i < 5; i++) expect((await outboundRequest(`${at}/ok`, open, { method: "POST", body: "x", agent })).status).toBe(204);
+      expect(sockets.size).toBe(1);
+      expect((await outboundRequest(`${at}/redirect`, open, { method: "POST", body: "x", agent })).status).toBe(302);
+      // The same agent, a name that resolves to loopback, a policy that refuses it: judged as the connection is made.
+      const byName = at.replace("127.0.0.1", "localhost");
+      expect((await failure(outboundRequest(`${byName}/ok`, closed, { agent }))).reason).toBe("refused-destination");
+      expect((await failure(outboundRequest(`${at}/ok`, closed, { agent }))).reason).toBe("refused-destination");
+    } finally {
+      agent.destroy();
+      await new Promise((resolve) => counting.close(resolve));
+    }
+  });
+
+  it("sends again on a new connection when the receiver closed the kept one while it was idle", async () => {
+    let requests = 0;
+    const served = new WeakMap<object, number>();
+    const closing = createServer((req, res) => {
+      requests++;
+      const onSocket = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, onSocket);
+      // As a receiver whose idle time ran out just as the next request came: the connection is dropped unanswered.
+      if (onSocket > 1) return req.socket.destroy();
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    const agent = keptAliveAgent("http:");
+    try {
+      expect((await outboundRequest(`${at}/a`, open, { method: "POST", body: "x", agent })).status).toBe(204);
+      expect((await outboundRequest(`${at}/b`, open, { method: "POST", body: "x", agent })).status).toBe(204);
+      // The dropped one and its repeat on a new connection.
+      expect(requests).toBe(3);
+    } finally {
+      agent.destroy();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+});
 
 describe("outgoing requests", () => {
   it("judges addresses: private, loopback, link-local and mapped ones are not public", () => {

@@ -33,6 +33,11 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** Most bytes of the answer's body read (default 64 KiB). */
   maxResponseBytes?: number;
+  /**
+   * Connections to keep and reuse (see `keptAliveAgent`); without one each request connects anew.
+   * Every connection an agent opens is checked like any other, as it is made.
+   */
+  agent?: http.Agent;
 }
 
 export interface OutboundResponse {
@@ -167,8 +172,10 @@ export function outboundRequest(raw: string, policy: OutboundPolicy, request: Ou
   const timeoutMs = request.timeoutMs ?? 10_000;
   const maxResponseBytes = request.maxResponseBytes ?? 64 * 1024;
   const client = url.protocol === "https:" ? https : http;
+  const startedAt = performance.now();
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
+    let answered = false;
     const finish = (error: Error | undefined, response?: OutboundResponse) => {
       if (settled) return;
       settled = true;
@@ -181,11 +188,12 @@ export function outboundRequest(raw: string, policy: OutboundPolicy, request: Ou
       {
         method: request.method ?? "GET",
         headers: request.headers,
+        // The agent passes the look-up to every connection it opens: a kept connection was checked when it was made.
         lookup: guardedLookup(policy, url) as never,
-        // No shared agent: every request resolves and connects on its own, under its own checks.
-        agent: false,
+        agent: request.agent ?? false,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -219,10 +227,31 @@ export function outboundRequest(raw: string, policy: OutboundPolicy, request: Ou
       socket.once("secureConnect", () => clearTimeout(connect));
       socket.once("close", () => clearTimeout(connect));
     });
-    req.on("error", (error) => finish(describe(error)));
+    req.on("error", (error) => {
+      // A kept connection the other end closed while it sat idle: sent once more on a new one, within the same total time.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!settled && !answered && req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) {
+        settled = true;
+        clearTimeout(total);
+        const left = Math.max(1, Math.floor(timeoutMs - (performance.now() - startedAt)));
+        resolve(outboundRequest(raw, policy, { ...request, agent: undefined, timeoutMs: left, connectTimeoutMs: Math.min(connectTimeoutMs, left) }));
+        return;
+      }
+      finish(describe(error));
+    });
     if (request.body !== undefined) req.end(request.body);
     else req.end();
   });
+}
+
+/**
+ * An agent that keeps connections to one origin open between requests, for a caller that sends
+ * many requests to the same place (a notification channel). Idle connections close after
+ * `idleMs`; at most `maxSockets` are open at once.
+ */
+export function keptAliveAgent(protocol: string, idleMs = 5_000, maxSockets = 4): http.Agent {
+  const options = { keepAlive: true, keepAliveMsecs: idleMs, maxSockets, maxFreeSockets: maxSockets, timeout: idleMs };
+  return protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
 }
 
 function describe(error: Error): OutboundError {

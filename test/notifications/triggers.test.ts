@@ -28,7 +28,7 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
       smtpUrl,
       smtpFrom: "steward@example.com",
     });
-    const members: Record<string, string> = { sales: "sam@example.com", marketing: "mia@example.com", risk: "rita@example.com", temp: "tom@example.com" };
+    const members: Record<string, string> = { sales: "sam@example.com", marketing: "mia@example.com", risk: "rita@example.com", temp: "tom@example.com", leaving: "liv@example.com", done: "dan@example.com" };
     for (const [team, email] of Object.entries(members)) {
       expect((await t.api("PUT", `/api/teams/${team}`, { name: team, members: [{ emailAddress: email }] })).status).toBe(200);
       keys[team] = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body.key;
@@ -39,11 +39,6 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
       await t.server.services.database.db.transaction().execute((trx) => t.server.services.people.addMember(trx, t.organizationId, email, "member", "a long password"));
       people[email] = (await t.server.services.database.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
     }
-    const contract = (version: string, columns: string[]) => ({
-      dataContractSpecification: "0.9.3",
-      info: { title: "Orders", version, owner: "sales" },
-      schema: { type: "dbt", specification: `version: 2\nmodels:\n  - name: orders\n    columns:\n${columns.map((c) => `      - name: ${c}\n        data_type: text\n`).join("")}` },
-    });
     expect((await t.api("PUT", "/api/datacontracts/orders-c", contract("1.0.0", ["id", "amount"]))).status).toBe(200);
     const server = { host: "db", port: 5432, database: "shop", schema: "public", table: "orders" };
     const products = await Promise.all([
@@ -60,6 +55,11 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
     await mail.close();
   });
 
+  const contract = (version: string, columns: string[]) => ({
+    dataContractSpecification: "0.9.3",
+    info: { title: "Orders", version, owner: "sales" },
+    schema: { type: "dbt", specification: `version: 2\nmodels:\n  - name: orders\n    columns:\n${columns.map((c) => `      - name: ${c}\n        data_type: text\n`).join("")}` },
+  });
   let breaking: () => Promise<unknown>;
   let n = 0;
   const access = async (port: string, consumer: Record<string, string>, key: string, purpose = "Attribution of campaign revenue") => {
@@ -136,6 +136,26 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
     await inboxHas("mia@example.com", "breakingChange", "orders-c");
     // Not the owner: it made the change.
     expect(messagesAt("/ok/sales").some((m) => m.text.includes("breaking change"))).toBe(false);
+  });
+
+  it("a breaking change's audience: accesses approved and not ended, a canceled one until its end, not one past its end", async () => {
+    const leaving = await access("pg", { teamId: "leaving" }, keys.leaving);
+    const done = await access("pg", { teamId: "done" }, keys.done);
+    for (const id of [leaving, done]) expect((await t.api("POST", `/api/access/${id}/approve`, undefined, { key: keys.sales })).status).toBe(200);
+    // Canceled, its end a month ahead: still consuming, so still broken by the change.
+    const ahead = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
+    const canceled = await t.api("POST", `/api/access/${leaving}/cancel`, { endDate: ahead }, { key: keys.leaving });
+    expect(canceled.status, canceled.text).toBe(200);
+    // Never canceled, but past its end: nothing of it is consumed any more.
+    await t.server.services.database.db.updateTable("accesses").set({ end_at: "2020-01-01T00:00:00.000Z" }).where("id", "=", done).execute();
+    const put = await t.api("PUT", "/api/datacontracts/orders-c", contract("3.0.0", ["key"]));
+    expect(put.status, put.text).toBe(200);
+    await heard("/ok/leaving", "stored a breaking change to data contract 'orders-c'");
+    await inboxHas("liv@example.com", "breakingChange", "orders-c");
+    // Both were derived from the same event, in one transaction: the ended access's team got nothing queued.
+    const db = t.server.services.database.db;
+    expect(await db.selectFrom("notification_deliveries").select("id").where("team_id", "=", "done").where("kind", "=", "breakingChange").execute()).toEqual([]);
+    expect((await inbox("dan@example.com")).some((x) => x.kind === "breakingChange")).toBe(false);
   });
 
   it("a read without an access: the provider team, naming the run and who reported it", async () => {
