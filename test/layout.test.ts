@@ -165,6 +165,15 @@ describe("the floor plan", () => {
     expect(edges).toEqual([]);
   });
 
+  it("shows a resource's details one way in the web app: Facts and Fact of web/src/components/facts.tsx, no hand-written dl, dt or dd", () => {
+    const web = join(ROOT, "web/src");
+    const facts = join(web, "components/facts.tsx");
+    const handWritten = sourceFiles(web)
+      .filter((file) => file !== facts)
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/<(dl|dt|dd)\b/g)].map((m) => `${relative(ROOT, file)}: <${m[1]}>`));
+    expect(handWritten, "use Facts and Fact").toEqual([]);
+  });
+
   it("lists no exception that no longer happens", () => {
     const edges = new Set(sourceFiles(SRC).flatMap((file) => importsOf(file).map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`)));
     expect(Object.keys(EXCEPTIONS).filter((edge) => !edges.has(edge))).toEqual([]);

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { enc, get, pagePath, withQuery, type PageKind, type Team } from "../api.js";
 import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
-import { useUrlFilters, TeamLink } from "./catalog-links.js";
+import { useUrlFilters } from "./catalog-links.js";
 
 /**
  * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and
@@ -91,29 +91,6 @@ export function ReadOne<T>({ kind, id, children }: { kind: PageKind; id: string;
   if (item.loading && !item.data) return <Loading />;
   if (!item.data) return <ErrorBox error={item.error} />;
   return <>{children(item.data, teams.data)}</>;
-}
-
-/** One fact of a page's fact list; left out when there is nothing to say. */
-export function Fact({ label, children }: { label: string; children: ComponentChildren }) {
-  if (children === undefined || children === null || children === "") return null;
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-export function IdFact({ id }: { id: string }) {
-  return (
-    <Fact label="Id">
-      <code>{id}</code>
-    </Fact>
-  );
-}
-
-export function OwnerFact({ teams, owner }: { teams: Team[] | undefined; owner: unknown }) {
-  return <Fact label="Owner">{typeof owner === "string" ? <TeamLink teams={teams} id={owner} /> : undefined}</Fact>;
 }
 
 /** Tags, each linking to its tag's page. */

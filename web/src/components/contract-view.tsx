@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { enc, get, type ContractView, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
 import { Badge, Empty, Table, useLoad } from "../ui.js";
+import { Fact, Facts } from "./facts.js";
 
 /**
  * Everything a contract promises, as the server reads it from any format (`GET …/view`,
@@ -145,14 +146,13 @@ export function Promises({ view }: { view: ContractView }) {
     <>
       {view.terms.length > 0 && (
         <Section id="terms" title="Terms">
-          <dl class="terms">
+          <Facts look="terms">
             {view.terms.map((t) => (
-              <div key={t.path}>
-                <dt>{t.name === "noticePeriod" ? "Notice period" : t.name[0].toUpperCase() + t.name.slice(1)}</dt>
-                <dd>{t.text}</dd>
-              </div>
+              <Fact key={t.path} label={t.name === "noticePeriod" ? "Notice period" : t.name[0].toUpperCase() + t.name.slice(1)}>
+                {t.text}
+              </Fact>
             ))}
-          </dl>
+          </Facts>
         </Section>
       )}
       {view.sla.length > 0 && (
@@ -249,14 +249,13 @@ export function Promises({ view }: { view: ContractView }) {
         <Section id="context" title="Context for readers and agents">
           {view.context.instructions && <p class="instructions">{view.context.instructions}</p>}
           {view.context.verifiedStatements.length > 0 && (
-            <dl class="terms verified">
+            <Facts look="verified terms">
               {view.context.verifiedStatements.map((v, i) => (
-                <div key={i}>
-                  <dt>{v.question}</dt>
-                  <dd>{v.answer ?? <span class="muted">no verified answer yet</span>}</dd>
-                </div>
+                <Fact key={i} label={v.question}>
+                  {v.answer ?? <span class="muted">no verified answer yet</span>}
+                </Fact>
               ))}
-            </dl>
+            </Facts>
           )}
           {view.context.constraints.length > 0 && (
             <>

@@ -1,6 +1,6 @@
 import { enc, get, pagePath, type Certification, type ClassificationScheme } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "../components/catalog-parts.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
 import { GovernanceNav } from "./policies.js";
 
 /** Classification schemes and certifications (docs/policies.md), and the certifications a product holds. */
@@ -60,11 +60,11 @@ export function ClassificationSchemePage({ id }: { id: string }) {
       <PageHeader title={s.name} kicker={<a href="/classification-schemes">Classification schemes</a>}>
         {s.description && <p class="lead">{s.description}</p>}
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={s.id} />
         <Fact label="Written to">{s.customProperty ?? `classification.${s.id}`}</Fact>
         <Fact label="Default">{s.customProperty === "classification" ? "yes: the standard classification field" : undefined}</Fact>
-      </dl>
+      </Facts>
       <Tiers scheme={s} />
     </>
   );
@@ -81,14 +81,14 @@ export function CertificationPage({ id }: { id: string }) {
       <PageHeader title={c.name} kicker={<a href="/certifications">Certifications</a>}>
         {c.description && <p class="lead">{c.description}</p>}
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={c.id} />
         <Fact label="Tag">
           <code>{c.tag}</code>
         </Fact>
         <Fact label="Assigned by">{c.restricted ? "the organization only (restricted)" : "the product's team"}</Fact>
         <Fact label="Criteria">{c.criteria}</Fact>
-      </dl>
+      </Facts>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounc
 import { ContractHistory } from "../components/contract-history.js";
 import { Promises, useLatestChecks, ViewModels } from "../components/contract-view.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
 
 const FILTERS = ["q", "teamId"] as const;
 
@@ -120,53 +121,25 @@ export function DataContractPage({ id }: { id: string }) {
       >
         {s.description && <p class="lead">{s.description}</p>}
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{c.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Version</dt>
-          <dd>{s.version ?? "—"}</dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>
-            <TeamLink teams={teams.data} id={s.owner} />
-          </dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>{s.status ? <Badge>{s.status}</Badge> : "—"}</dd>
-        </div>
-        <div>
-          <dt>Format</dt>
-          <dd>{v ? `${v.formatLabel}${v.formatVersion ? ` (${v.formatVersion})` : ""}` : s.format === "odcs" ? "Open Data Contract Standard" : "Data Contract Specification"}</dd>
-        </div>
-        {v?.domain && (
-          <div>
-            <dt>Domain</dt>
-            <dd>{v.domain}</dd>
-          </div>
-        )}
-        {v?.dataProduct && (
-          <div>
-            <dt>Data product</dt>
-            <dd>{v.dataProduct}</dd>
-          </div>
-        )}
-        {provider?.dataProductId && (
-          <div>
-            <dt>Provided by</dt>
-            <dd>
+      <Facts>
+        <IdFact id={c.id} />
+        <Fact label="Version">{s.version ?? "—"}</Fact>
+        <Fact label="Owner">
+          <TeamLink teams={teams.data} id={s.owner} />
+        </Fact>
+        <Fact label="Status">{s.status ? <Badge>{s.status}</Badge> : "—"}</Fact>
+        <Fact label="Format">{v ? `${v.formatLabel}${v.formatVersion ? ` (${v.formatVersion})` : ""}` : s.format === "odcs" ? "Open Data Contract Standard" : "Data Contract Specification"}</Fact>
+        <Fact label="Domain">{v?.domain}</Fact>
+        <Fact label="Data product">{v?.dataProduct}</Fact>
+        <Fact label="Provided by">
+          {provider?.dataProductId && (
+            <>
               <a href={`/dataproducts/${enc(provider.dataProductId)}`}>{provider.dataProductId}</a>
               {provider.outputPortId && <span class="muted"> · {provider.outputPortId}</span>}
-            </dd>
-          </div>
-        )}
-      </dl>
+            </>
+          )}
+        </Fact>
+      </Facts>
       <ErrorBox error={view.error} title="What the contract promises could not be read" />
       {v && <Promises view={v} />}
       <section aria-labelledby="models">

@@ -7,6 +7,7 @@ import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
 import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
 import { UsagePanel } from "../components/usage-panel.js";
 
@@ -139,52 +140,24 @@ export function DataProductPage({ id }: { id: string }) {
         {s.description && <p class="lead">{s.description}</p>}
         <ProductCertifications tags={Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === "string") : []} />
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{p.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>
-            <TeamLink teams={teams.data} id={s.owner} />
-          </dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>{s.status ? <Badge>{s.status}</Badge> : "—"}</dd>
-        </div>
-        {s.format === "dps" && p.info?.archetype && (
-          <div>
-            <dt>Archetype</dt>
-            <dd>{p.info.archetype}</dd>
-          </div>
-        )}
-        {s.format === "dps" && p.info?.maturity && (
-          <div>
-            <dt>Maturity</dt>
-            <dd>{p.info.maturity}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Format</dt>
-          <dd>{s.format === "odps" ? "Open Data Product Standard" : "Data Product Specification"}</dd>
-        </div>
-        {s.tags.length > 0 && (
-          <div>
-            <dt>Tags</dt>
-            <dd>
-              {s.tags.map((t) => (
-                <span class="tag" key={t}>
-                  {t}
-                </span>
-              ))}
-            </dd>
-          </div>
-        )}
-      </dl>
+      <Facts>
+        <IdFact id={p.id} />
+        <Fact label="Owner">
+          <TeamLink teams={teams.data} id={s.owner} />
+        </Fact>
+        <Fact label="Status">{s.status ? <Badge>{s.status}</Badge> : "—"}</Fact>
+        <Fact label="Archetype">{s.format === "dps" && p.info?.archetype}</Fact>
+        <Fact label="Maturity">{s.format === "dps" && p.info?.maturity}</Fact>
+        <Fact label="Format">{s.format === "odps" ? "Open Data Product Standard" : "Data Product Specification"}</Fact>
+        <Fact label="Tags">
+          {s.tags.length > 0 &&
+            s.tags.map((t) => (
+              <span class="tag" key={t}>
+                {t}
+              </span>
+            ))}
+        </Fact>
+      </Facts>
 
       <section aria-labelledby="ports">
         <h2 id="ports">Output ports</h2>
@@ -202,28 +175,17 @@ export function DataProductPage({ id }: { id: string }) {
                 </div>
               </header>
               {port.description && <p>{port.description}</p>}
-              <dl class="facts compact">
-                <div>
-                  <dt>Port id</dt>
-                  <dd>
-                    <code>{port.id}</code>
-                  </dd>
-                </div>
-                <div>
-                  <dt>Data contract</dt>
-                  <dd>{port.contractId ? <a href={`/datacontracts/${enc(port.contractId)}`}>{port.contractId}</a> : <span class="muted">none</span>}</dd>
-                </div>
+              <Facts look="compact">
+                <IdFact label="Port id" id={port.id} />
+                <Fact label="Data contract">{port.contractId ? <a href={`/datacontracts/${enc(port.contractId)}`}>{port.contractId}</a> : <span class="muted">none</span>}</Fact>
                 {port.server &&
                   typeof port.server === "object" &&
                   Object.entries(port.server).map(([k, v]) => (
-                    <div key={k}>
-                      <dt>{k}</dt>
-                      <dd>
-                        <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>
-                      </dd>
-                    </div>
+                    <Fact key={k} label={k}>
+                      <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>
+                    </Fact>
                   ))}
-              </dl>
+              </Facts>
               <div class="card-actions">
                 <button type="button" class="primary" onClick={() => setRequesting(port)}>
                   Request access

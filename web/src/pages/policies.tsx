@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, pagePath, type AccessPolicyView, type DryRun, type Policy, type PageKind } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "../components/catalog-parts.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
 
@@ -80,10 +80,10 @@ export function PolicyPage({ id }: { id: string }) {
           {p.status === "Accepted" ? "Enforced at its gates." : "Not enforced: only Accepted policies decide."}
         </p>
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={p.id} />
         <Fact label="Status">{p.status ?? "Draft"}</Fact>
-      </dl>
+      </Facts>
       {p.content && (
         <section aria-labelledby="content">
           <h2 id="content">What it says</h2>
@@ -93,21 +93,14 @@ export function PolicyPage({ id }: { id: string }) {
       {p.rule ? (
         <section aria-labelledby="rule">
           <h2 id="rule">Rule</h2>
-          <dl class="facts">
-            <dt>Effect</dt>
-            <dd>
+          <Facts>
+            <Fact label="Effect">
               {p.rule.effect}
               {p.rule.approvals ? ` (${p.rule.approvals.count} distinct approvers)` : ""}
-            </dd>
-            <dt>Gates</dt>
-            <dd>{p.rule.gates.join(", ")}</dd>
-            {p.rule.message && (
-              <>
-                <dt>Message</dt>
-                <dd>{p.rule.message}</dd>
-              </>
-            )}
-          </dl>
+            </Fact>
+            <Fact label="Gates">{p.rule.gates.join(", ")}</Fact>
+            <Fact label="Message">{p.rule.message}</Fact>
+          </Facts>
           <pre class="code">
             <code>{p.rule.condition}</code>
           </pre>

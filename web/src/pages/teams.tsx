@@ -6,6 +6,7 @@ import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
 import { TeamChannels } from "../components/team-channels.js";
 import { AccessTable } from "../components/access-parts.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
 import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
@@ -145,18 +146,10 @@ export function TeamPage({ id }: { id: string }) {
       >
         {t.description && <p class="lead">{t.description}</p>}
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{t.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Type</dt>
-          <dd>{t.type ?? "—"}</dd>
-        </div>
-      </dl>
+      <Facts>
+        <IdFact id={t.id} />
+        <Fact label="Type">{t.type ?? "—"}</Fact>
+      </Facts>
       <section aria-labelledby="members">
         <h2 id="members">Members</h2>
         {members.length === 0 ? (
