@@ -2,33 +2,12 @@ import type { ComponentChildren } from "preact";
 import { enc, get, pagePath, withQuery, type PageKind, type Team } from "../api.js";
 import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
 import { useUrlFilters } from "./catalog-links.js";
+import { CatalogNav } from "./section-nav.js";
 
 /**
  * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and
  * tags, which the platforms and tools that sync them edit through the API, not the web app).
  */
-
-const SECTIONS: Array<{ kind: PageKind; label: string }> = [
-  { kind: "assets", label: "Assets" },
-  { kind: "sourcesystems", label: "Source systems" },
-  { kind: "definitions", label: "Definitions" },
-  { kind: "tags", label: "Tags" },
-];
-
-/** The catalog's main-menu entry covers these pages. */
-export const CATALOG_KINDS = SECTIONS.map((s) => s.kind);
-
-export function CatalogNav({ current }: { current: PageKind }) {
-  return (
-    <nav class="subnav" aria-label="Catalog">
-      {SECTIONS.map((s) => (
-        <a key={s.kind} href={`/${s.kind}`} aria-current={s.kind === current ? "page" : undefined}>
-          {s.label}
-        </a>
-      ))}
-    </nav>
-  );
-}
 
 type Loose = Record<string, unknown>;
 

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { enc, get, type ContractView, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
 import { Badge, Empty, Table, useLoad } from "../ui.js";
 import { Fact, Facts } from "./facts.js";
+import { ModelCard } from "./model-tables.js";
 
 /**
  * Everything a contract promises, as the server reads it from any format (`GET …/view`,
@@ -105,12 +106,7 @@ export function ViewModels({ models, checks = new Map() }: { models: ViewModel[]
   return (
     <>
       {models.map((m) => (
-        <article class="model" key={m.name} aria-labelledby={`model-${m.name}`}>
-          <header class="card-header">
-            <h3 id={`model-${m.name}`}>{m.name}</h3>
-            <Badge tone="info">{m.kind}</Badge>
-          </header>
-          {m.description && <p>{m.description}</p>}
+        <ModelCard key={m.name} model={m}>
           {m.rules.length > 0 && (
             <div class="model-rules">
               <strong>Rules on the whole model</strong>
@@ -123,7 +119,7 @@ export function ViewModels({ models, checks = new Map() }: { models: ViewModel[]
               <FieldRow key={f.path} model={m.name} f={f} checks={checks} />
             ))}
           </Table>
-        </article>
+        </ModelCard>
       ))}
     </>
   );

@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { AccessPolicies } from "./policies.js";
 import { call, enc, get, getAll, withQuery, type Access, type Session, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
@@ -7,11 +6,12 @@ import { canActFor, useSession } from "../session.js";
 import { navigate } from "../router.js";
 import { Confirm } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../ui.js";
-import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "../components/access-parts.js";
 import { DecisionDialog, type Decision } from "../components/access-decisions.js";
 import { AccessPrivileges, ProvisioningDiagnostics } from "../components/access-privileges.js";
 import { UsagePanel } from "../components/usage-panel.js";
+import { AccessPolicies } from "../components/access-policies.js";
+import { EVENT_TONES } from "../components/event-tones.js";
 import { Fact, Facts } from "../components/facts.js";
 
 type View = "inbox" | "mine" | "all";
@@ -251,7 +251,7 @@ export function AccessPage({ id }: { id: string }) {
                 <li key={e.id ?? i}>
                   <When value={e.time} />
                   <span class="what">
-                    <Badge tone={TONE[kind.replace(/ .*/, "")] ?? "neutral"}>{kind}</Badge>
+                    <Badge tone={EVENT_TONES[kind.replace(/ .*/, "")] ?? "neutral"}>{kind}</Badge>
                   </span>
                   <span class="subject">
                     <span class="actor">by {nameOf(e.principal, e.principalName)}</span>

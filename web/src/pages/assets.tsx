@@ -1,7 +1,8 @@
 import { pagePath, type Asset } from "../api.js";
 import { Badge, Empty, PageHeader, Table } from "../ui.js";
 import { TeamLink } from "../components/catalog-links.js";
-import { CatalogList, CatalogNav, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogList, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogNav } from "../components/section-nav.js";
 import { Facts, Fact, IdFact, OwnerFact } from "../components/facts.js";
 
 /** Assets (docs/product.md §8): what data platforms sync, shown as they sent it, with the tags assigned in Steward. */

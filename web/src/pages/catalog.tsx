@@ -1,7 +1,8 @@
 import type { Definition, SourceSystem, Tag } from "../api.js";
 import { Badge, PageHeader } from "../ui.js";
 import { TeamLink } from "../components/catalog-links.js";
-import { CatalogList, CatalogNav, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogList, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogNav } from "../components/section-nav.js";
 import { Facts, Fact, IdFact, OwnerFact } from "../components/facts.js";
 
 /** Source systems, definitions and tags (docs/product.md §8): read views of what tools keep through the API. */

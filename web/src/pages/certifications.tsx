@@ -1,9 +1,9 @@
 import { enc, get, pagePath, type Certification, type ClassificationScheme } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
 import { Facts, Fact, IdFact } from "../components/facts.js";
-import { GovernanceNav } from "./policies.js";
+import { GovernanceNav } from "../components/section-nav.js";
 
-/** Classification schemes and certifications (docs/policies.md), and the certifications a product holds. */
+/** Classification schemes and certifications (docs/policies.md). */
 
 export function ClassificationSchemeList() {
   const schemes = useLoad(() => get<ClassificationScheme[]>("/api/classification-schemes"), []);
@@ -128,21 +128,5 @@ export function CertificationList() {
         </Table>
       )}
     </>
-  );
-}
-
-/** The certifications a data product holds: those whose tag it carries. */
-export function ProductCertifications({ tags }: { tags: readonly string[] }) {
-  const certifications = useLoad(() => get<Certification[]>("/api/certifications"), []);
-  const held = (certifications.data ?? []).filter((c) => tags.includes(c.tag));
-  if (held.length === 0) return null;
-  return (
-    <p aria-label="Certifications">
-      {held.map((c) => (
-        <Badge key={c.id} tone="ok">
-          {`${c.name} certified`}
-        </Badge>
-      ))}
-    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { enc, get, withQuery, type ContractView, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team } from "../api.js";
-import { contractSummary } from "../documents.js";
+import { enc, get, withQuery, type ContractView, type DataContract, type Team } from "../api.js";
+import { contractSummary, schemaList } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
 import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
@@ -75,13 +75,6 @@ export function DataContractList() {
     </>
   );
 }
-
-/** The schemas of a Data Contract Specification 0.9 document (one or a list); none for other formats. */
-export const schemaList = (c: { schema?: unknown }): SchemaObject[] => {
-  const s = c.schema as SchemaObject | SchemaObject[] | undefined;
-  if (Array.isArray(s)) return s.filter((x) => x && typeof x === "object" && "type" in x);
-  return s && typeof s === "object" && "type" in s ? [s] : [];
-};
 
 export function DataContractPage({ id }: { id: string }) {
   const { session } = useSession();
@@ -171,56 +164,3 @@ export function DataContractPage({ id }: { id: string }) {
     </>
   );
 }
-
-/** Types that fields refer to (`ref`), each described once, shown as one more table after the models. */
-function flatten(fields: NormalizedField[], prefix = "", depth = 0): Array<NormalizedField & { path: string; depth: number }> {
-  const rows: Array<NormalizedField & { path: string; depth: number }> = [];
-  for (const f of fields) {
-    const path = prefix ? `${prefix}.${f.name}` : f.name;
-    rows.push({ ...f, path, depth });
-    if (f.fields) rows.push(...flatten(f.fields, path, depth + 1));
-    if (f.items?.fields) rows.push(...flatten(f.items.fields, `${path}[]`, depth + 1));
-  }
-  return rows;
-}
-
-export function ModelTables({ models }: { models: NormalizedModel[] }) {
-  if (models.length === 0) return <Empty>This schema defines no models (custom schemas are not parsed).</Empty>;
-  return (
-    <>
-      {models.map((m) => (
-        <article class="model" key={m.name} aria-labelledby={`model-${m.name}`}>
-          <header class="card-header">
-            <h3 id={`model-${m.name}`}>{m.name}</h3>
-            <Badge tone="info">{m.kind}</Badge>
-          </header>
-          {m.description && <p>{m.description}</p>}
-          {m.tests && m.tests.length > 0 && (
-            <p class="muted">
-              Model tests: {m.tests.map((t) => <code class="test" key={t}>{t}</code>)}
-            </p>
-          )}
-          <Table columns={["Field", "Type", "Required", "Description", "Tests"]} caption={`Fields of ${m.name}`} class="fields">
-            {flatten(m.fields).map((f) => (
-              <tr key={f.path}>
-                <th scope="row" class={`field-name depth-${Math.min(f.depth, 4)}`}>
-                  <code>{f.depth > 0 ? f.path : f.name}</code>
-                </th>
-                <td data-label="Type">
-                  <span class="type">{f.type}</span>
-                  {f.items && <span class="muted"> of {f.items.type}</span>}
-                  {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
-                  {f.ref && <div class="sub">see definitions: {f.ref}</div>}
-                </td>
-                <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
-                <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
-                <td data-label="Tests">{f.tests?.length ? f.tests.map((t) => <code class="test" key={t}>{t}</code>) : <span class="muted">—</span>}</td>
-              </tr>
-            ))}
-          </Table>
-        </article>
-      ))}
-    </>
-  );
-}
-

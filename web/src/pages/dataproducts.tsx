@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { ProductCertifications } from "./certifications.js";
 import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
@@ -10,6 +9,7 @@ import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.
 import { Fact, Facts, IdFact } from "../components/facts.js";
 import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
 import { UsagePanel } from "../components/usage-panel.js";
+import { ProductCertifications } from "../components/product-certifications.js";
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 const FILTERS = ["q", "teamId", "status", "archetype"] as const;

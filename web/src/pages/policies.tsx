@@ -1,30 +1,10 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, pagePath, type AccessPolicyView, type DryRun, type Policy, type PageKind } from "../api.js";
+import { call, enc, get, pagePath, type DryRun, type Policy } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
 import { Facts, Fact, IdFact } from "../components/facts.js";
+import { GovernanceNav } from "../components/section-nav.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
-
-const SECTIONS: Array<{ kind: PageKind; label: string }> = [
-  { kind: "policies", label: "Policies" },
-  { kind: "classification-schemes", label: "Classification schemes" },
-  { kind: "certifications", label: "Certifications" },
-];
-
-/** The governance menu entry covers these pages. */
-export const GOVERNANCE_KINDS = SECTIONS.map((s) => s.kind);
-
-export function GovernanceNav({ current }: { current: PageKind }) {
-  return (
-    <nav class="subnav" aria-label="Governance">
-      {SECTIONS.map((s) => (
-        <a key={s.kind} href={`/${s.kind}`} aria-current={s.kind === current ? "page" : undefined}>
-          {s.label}
-        </a>
-      ))}
-    </nav>
-  );
-}
 
 const STATUS_TONE: Record<string, string> = { Accepted: "ok", Draft: "muted", Rejected: "warn", Deprecated: "muted" };
 const EFFECT_WORDS: Record<string, string> = { deny: "refuses", warn: "warns", "require-approvals": "requires approvals" };
@@ -175,46 +155,6 @@ function TryIt({ policy }: { policy: Policy }) {
           )}
         </div>
       )}
-    </section>
-  );
-}
-
-/**
- * What the policies say about an access now (GET /api/access/{id}/policies): shown on the
- * access's page, so the person about to approve sees each policy's verdict, the values it read,
- * and how many approvals the access has and needs.
- */
-export function AccessPolicies({ id, version }: { id: string; version?: unknown }) {
-  const view = useLoad(() => get<AccessPolicyView>(`/api/access/${enc(id)}/policies`), [id, version]);
-  if (view.error) return <ErrorBox error={view.error} title="What the policies say could not be read" />;
-  const v = view.data;
-  if (!v || (v.verdicts.length === 0 && v.requirements.length === 0)) return null;
-  return (
-    <section aria-labelledby="policy-verdicts">
-      <h2 id="policy-verdicts">What the policies say</h2>
-      {v.requirements.length > 0 && (
-        <ul class="plain-list" aria-label="Approvals needed">
-          {v.requirements.map((r) => (
-            <li key={r.source}>
-              {r.given} of {r.count} approvals: {r.name}
-              {r.eligibleNow ? " (you may give one)" : ""}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ul class="plain-list" aria-label="Verdicts">
-        {v.verdicts.map((p) => (
-          <li key={`${p.policyId}:${p.gate}`}>
-            <a href={pagePath("policies", p.policyId)}>{p.name}</a>{" "}
-            <Badge tone={p.effect === "deny" || p.effect === "warn" ? "warn" : undefined}>{p.effect === "require-approvals" ? `needs ${p.count ?? 1} approvals` : p.effect}</Badge> at {p.gate}
-            {p.message && <>: {p.message}</>}
-            <div class="sub">
-              read <code>{JSON.stringify(p.read)}</code>
-              {p.error && <> ({p.error})</>}
-            </div>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }
