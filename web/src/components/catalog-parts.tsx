@@ -1,8 +1,9 @@
 import type { ComponentChildren } from "preact";
 import { enc, get, pagePath, withQuery, type PageKind, type Team } from "../api.js";
-import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
+import { ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
 import { useUrlFilters } from "./catalog-links.js";
 import { CatalogNav } from "./section-nav.js";
+import { ListTable } from "./list-parts.js";
 
 /**
  * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and
@@ -32,18 +33,14 @@ export function CatalogList<T extends { id: string }>(props: {
         <p class="lead">{props.lead}</p>
       </PageHeader>
       <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data} />
-      <ErrorBox error={items.error} />
-      {items.loading && !items.data ? (
-        <Loading />
-      ) : items.data?.length === 0 ? (
-        <Empty>{filtered ? "Nothing matches these filters." : props.empty}</Empty>
-      ) : (
-        <Table columns={props.columns} caption={props.title} busy={items.loading}>
-          {items.data?.map((item) => (
-            <tr key={item.id}>{props.row(item, teams.data)}</tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={items}
+        empty={filtered ? "Nothing matches these filters." : props.empty}
+        columns={props.columns}
+        caption={props.title}
+        busy
+        row={(item) => <tr key={item.id}>{props.row(item, teams.data)}</tr>}
+      />
     </>
   );
 }

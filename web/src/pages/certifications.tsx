@@ -2,6 +2,7 @@ import { enc, get, pagePath, type Certification, type ClassificationScheme } fro
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
 import { Facts, Fact, IdFact } from "../components/facts.js";
 import { GovernanceNav } from "../components/section-nav.js";
+import { ListTable } from "../components/list-parts.js";
 
 /** Classification schemes and certifications (docs/policies.md). */
 
@@ -101,32 +102,27 @@ export function CertificationList() {
       <PageHeader title="Certifications">
         <p class="lead">Quality levels a data product holds by carrying their tag. Restricted ones are assigned by the organization only.</p>
       </PageHeader>
-      <ErrorBox error={certifications.error} />
-      {certifications.loading && !certifications.data ? (
-        <Loading />
-      ) : certifications.data?.length === 0 ? (
-        <Empty>No certifications yet.</Empty>
-      ) : (
-        <Table columns={["Certification", "Tag", "Criteria"]} caption="Certifications">
-          {[...(certifications.data ?? [])]
-            .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity))
-            .map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <a class="strong" href={pagePath("certifications", c.id)}>
-                    {c.name}
-                  </a>{" "}
-                  {c.restricted && <Badge tone="warn">restricted</Badge>}
-                  {c.description && <div class="sub">{c.description}</div>}
-                </td>
-                <td data-label="Tag">
-                  <code>{c.tag}</code>
-                </td>
-                <td data-label="Criteria">{c.criteria ?? ""}</td>
-              </tr>
-            ))}
-        </Table>
-      )}
+      <ListTable
+        list={{ ...certifications, data: certifications.data && [...certifications.data].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity)) }}
+        empty="No certifications yet."
+        columns={["Certification", "Tag", "Criteria"]}
+        caption="Certifications"
+        row={(c) => (
+          <tr key={c.id}>
+            <td>
+              <a class="strong" href={pagePath("certifications", c.id)}>
+                {c.name}
+              </a>{" "}
+              {c.restricted && <Badge tone="warn">restricted</Badge>}
+              {c.description && <div class="sub">{c.description}</div>}
+            </td>
+            <td data-label="Tag">
+              <code>{c.tag}</code>
+            </td>
+            <td data-label="Criteria">{c.criteria ?? ""}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }

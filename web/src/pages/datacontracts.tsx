@@ -3,11 +3,13 @@ import { enc, get, withQuery, type ContractView, type DataContract, type Team } 
 import { contractSummary, schemaList } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
-import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad } from "../ui.js";
 import { ContractHistory } from "../components/contract-history.js";
 import { Promises, useLatestChecks, ViewModels } from "../components/contract-view.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
 import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 
 const FILTERS = ["q", "teamId"] as const;
 
@@ -22,56 +24,42 @@ export function DataContractList() {
       <PageHeader
         title="Data contracts"
         actions={
-          canCreate(session) && (
-            <a class="button primary" href="/datacontracts/new">
-              New data contract
-            </a>
-          )
+          canCreate(session) && <NewButton href="/datacontracts/new">New data contract</NewButton>
         }
       >
         <p class="lead">Agreements on the data behind output ports: schemas, terms and quality.</p>
       </PageHeader>
       <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data} />
-      <ErrorBox error={contracts.error} />
-      {contracts.loading && !contracts.data ? (
-        <Loading />
-      ) : contracts.data?.length === 0 ? (
-        <Empty>{filters.q || filters.teamId ? "No data contract matches these filters." : "No data contracts yet."}</Empty>
-      ) : (
-        <Table columns={["Title", "Version", "Owner", "Format", "Status"]} caption="Data contracts">
-          {contracts.data?.map((c) => {
-            const s = contractSummary(c);
-            return (
-              <tr key={c.id}>
-                <td>
-                  <a class="strong" href={`/datacontracts/${enc(c.id)}`}>
-                    {s.title}
-                  </a>
-                  <div class="sub">
-                    <code>{c.id}</code>
-                  </div>
-                </td>
-                <td data-label="Version">{s.version ?? <span class="muted">—</span>}</td>
-                <td data-label="Owner">
-                  <TeamLink teams={teams.data} id={s.owner} />
-                </td>
-                <td data-label="Format">
-                  {s.format === "odcs" ? (
-                    <Badge tone="info">ODCS</Badge>
-                  ) : (
-                    schemaList(c).map((x, i) => (
-                      <Badge key={i} tone="info">
-                        {x.type}
-                      </Badge>
-                    ))
-                  )}
-                </td>
-                <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
-              </tr>
-            );
-          })}
-        </Table>
-      )}
+      <ListTable
+        list={contracts}
+        empty={filters.q || filters.teamId ? "No data contract matches these filters." : "No data contracts yet."}
+        columns={["Title", "Version", "Owner", "Format", "Status"]}
+        caption="Data contracts"
+        row={(c) => {
+          const s = contractSummary(c);
+          return (
+            <tr key={c.id}>
+              <NameCell kind="datacontracts" id={c.id} name={s.title} />
+              <td data-label="Version">{s.version ?? <span class="muted">—</span>}</td>
+              <td data-label="Owner">
+                <TeamLink teams={teams.data} id={s.owner} />
+              </td>
+              <td data-label="Format">
+                {s.format === "odcs" ? (
+                  <Badge tone="info">ODCS</Badge>
+                ) : (
+                  schemaList(c).map((x, i) => (
+                    <Badge key={i} tone="info">
+                      {x.type}
+                    </Badge>
+                  ))
+                )}
+              </td>
+              <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
+            </tr>
+          );
+        }}
+      />
     </>
   );
 }
@@ -99,16 +87,7 @@ export function DataContractPage({ id }: { id: string }) {
             <a class="button" href={`/api/datacontracts/${enc(c.id)}/datacontract.yaml`} download={`${c.id}.yaml`}>
               Download YAML
             </a>
-            {canActFor(session, s.owner) && (
-              <>
-                <a class="button" href={`/datacontracts/${enc(c.id)}/edit`}>
-                  Edit
-                </a>
-                <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                  Delete
-                </button>
-              </>
-            )}
+            {canActFor(session, s.owner) && <EditAndDelete editHref={`/datacontracts/${enc(c.id)}/edit`} onDelete={() => setDeleting(true)} />}
           </>
         }
       >

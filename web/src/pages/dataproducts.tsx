@@ -3,10 +3,12 @@ import { enc, get, withQuery, type Access, type DataProduct, type Team } from ".
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
-import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
 import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
 import { UsagePanel } from "../components/usage-panel.js";
 import { ProductCertifications } from "../components/product-certifications.js";
@@ -45,11 +47,7 @@ export function DataProductList() {
       <PageHeader
         title="Data products"
         actions={
-          canCreate(session) && (
-            <a class="button primary" href="/dataproducts/new">
-              New data product
-            </a>
-          )
+          canCreate(session) && <NewButton href="/dataproducts/new">New data product</NewButton>
         }
       >
         <p class="lead">What the organization's teams offer, and through which output ports.</p>
@@ -58,12 +56,10 @@ export function DataProductList() {
         <ChoiceFilter label="Status" id="status" value={filters.status} choices={STATUSES} onChange={(v) => setFilter("status", v)} />
         <ChoiceFilter label="Archetype" id="archetype" value={filters.archetype} choices={ARCHETYPES} onChange={(v) => setFilter("archetype", v)} />
       </CatalogFilters>
-      <ErrorBox error={products.error} />
-      {products.loading && !products.data ? (
-        <Loading />
-      ) : products.data && products.data.length === 0 ? (
-        <Empty>
-          {filtered ? (
+      <ListTable
+        list={products}
+        empty={
+          filtered ? (
             "No data product matches these filters."
           ) : canCreate(session) ? (
             <>
@@ -71,35 +67,27 @@ export function DataProductList() {
             </>
           ) : (
             "No data products yet. The teams of the organization create them."
-          )}
-        </Empty>
-      ) : (
-        <Table columns={["Title", "Owner", "Status", "Output ports"]} caption="Data products" busy={products.loading}>
-          {products.data?.map((p) => {
-            const s = productSummary(p);
-            return (
-              <tr key={p.id}>
-                <td>
-                  <a href={`/dataproducts/${enc(p.id)}`} class="strong">
-                    {s.title}
-                  </a>
-                  <div class="sub">
-                    <code>{p.id}</code>
-                    {s.description && <span> · {s.description}</span>}
-                  </div>
-                </td>
-                <td data-label="Owner">
-                  <TeamLink teams={teams.data} id={s.owner} />
-                </td>
-                <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
-                <td class="num" data-label="Output ports">
-                  {outputPorts(p).length}
-                </td>
-              </tr>
-            );
-          })}
-        </Table>
-      )}
+          )
+        }
+        columns={["Title", "Owner", "Status", "Output ports"]}
+        caption="Data products"
+        busy
+        row={(p) => {
+          const s = productSummary(p);
+          return (
+            <tr key={p.id}>
+              <NameCell kind="dataproducts" id={p.id} name={s.title} description={s.description} />
+              <td data-label="Owner">
+                <TeamLink teams={teams.data} id={s.owner} />
+              </td>
+              <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
+              <td class="num" data-label="Output ports">
+                {outputPorts(p).length}
+              </td>
+            </tr>
+          );
+        }}
+      />
     </>
   );
 }
@@ -125,16 +113,7 @@ export function DataProductPage({ id }: { id: string }) {
         title={s.title}
         kicker={<a href="/dataproducts">Data products</a>}
         actions={
-          mine && (
-            <>
-              <a class="button" href={`/dataproducts/${enc(p.id)}/edit`}>
-                Edit
-              </a>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                Delete
-              </button>
-            </>
-          )
+          mine && <EditAndDelete editHref={`/dataproducts/${enc(p.id)}/edit`} onDelete={() => setDeleting(true)} />
         }
       >
         {s.description && <p class="lead">{s.description}</p>}

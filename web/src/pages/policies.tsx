@@ -1,8 +1,10 @@
 import { useState } from "preact/hooks";
 import { call, enc, get, pagePath, type DryRun, type Policy } from "../api.js";
-import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
+import { Badge, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
 import { Facts, Fact, IdFact } from "../components/facts.js";
 import { GovernanceNav } from "../components/section-nav.js";
+import { ListTable } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
 
@@ -17,31 +19,21 @@ export function PolicyList() {
       <PageHeader title="Policies">
         <p class="lead">The organization's rules of play. Accepted policies with a rule decide at their gates.</p>
       </PageHeader>
-      <ErrorBox error={policies.error} />
-      {policies.loading && !policies.data ? (
-        <Loading />
-      ) : policies.data?.length === 0 ? (
-        <Empty>No policies yet.</Empty>
-      ) : (
-        <Table columns={["Policy", "Status", "Rule"]} caption="Policies">
-          {policies.data?.map((p) => (
-            <tr key={p.id}>
-              <td>
-                <a class="strong" href={pagePath("policies", p.id)}>
-                  {p.name}
-                </a>
-                <div class="sub">
-                  <code>{p.id}</code>
-                </div>
-              </td>
-              <td data-label="Status">
-                <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>
-              </td>
-              <td data-label="Rule">{p.rule ? `${EFFECT_WORDS[p.rule.effect]} at ${p.rule.gates.join(", ")}` : <span class="muted">prose only</span>}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={policies}
+        empty="No policies yet."
+        columns={["Policy", "Status", "Rule"]}
+        caption="Policies"
+        row={(p) => (
+          <tr key={p.id}>
+            <NameCell kind="policies" id={p.id} name={p.name} />
+            <td data-label="Status">
+              <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>
+            </td>
+            <td data-label="Rule">{p.rule ? `${EFFECT_WORDS[p.rule.effect]} at ${p.rule.gates.join(", ")}` : <span class="muted">prose only</span>}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }

@@ -7,6 +7,8 @@ import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction,
 import { TeamChannels } from "../components/team-channels.js";
 import { AccessTable } from "../components/access-parts.js";
 import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
@@ -17,40 +19,24 @@ export function TeamList() {
       <PageHeader
         title="Teams"
         actions={
-          session.scope === "organization" && (
-            <a class="button primary" href="/teams/new">
-              New team
-            </a>
-          )
+          session.scope === "organization" && <NewButton href="/teams/new">New team</NewButton>
         }
       >
         <p class="lead">Teams own data products and contracts. A member listed in a team acts for it in Steward.</p>
       </PageHeader>
-      <ErrorBox error={teams.error} />
-      {teams.loading ? (
-        <Loading />
-      ) : teams.data?.length === 0 ? (
-        <Empty>No teams yet.</Empty>
-      ) : (
-        <Table columns={["Team", "Type", "Members", "You"]}>
-          {teams.data?.map((t) => (
-            <tr key={t.id}>
-              <td>
-                <a class="strong" href={`/teams/${enc(t.id)}`}>
-                  {t.name}
-                </a>
-                <div class="sub">
-                  <code>{t.id}</code>
-                  {t.description && <span> · {t.description}</span>}
-                </div>
-              </td>
-              <td>{t.type ?? <span class="muted">—</span>}</td>
-              <td class="num">{t.members?.length ?? 0}</td>
-              <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={teams}
+        empty="No teams yet."
+        columns={["Team", "Type", "Members", "You"]}
+        row={(t) => (
+          <tr key={t.id}>
+            <NameCell kind="teams" id={t.id} name={t.name} description={t.description} />
+            <td>{t.type ?? <span class="muted">—</span>}</td>
+            <td class="num">{t.members?.length ?? 0}</td>
+            <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }
@@ -132,16 +118,7 @@ export function TeamPage({ id }: { id: string }) {
         title={t.name}
         kicker={<a href="/teams">Teams</a>}
         actions={
-          editable && (
-            <>
-              <a class="button" href={`/teams/${enc(t.id)}/edit`}>
-                Edit
-              </a>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                Delete
-              </button>
-            </>
-          )
+          editable && <EditAndDelete editHref={`/teams/${enc(t.id)}/edit`} onDelete={() => setDeleting(true)} />
         }
       >
         {t.description && <p class="lead">{t.description}</p>}
