@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { enc, get, type ContractView, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
+import { enc, get, type ContractView, type LatestTestResults, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
 import { Badge, Empty, Table, useLoad } from "../ui.js";
 import { Fact, Facts } from "./facts.js";
 import { ModelCard } from "./model-tables.js";
@@ -18,7 +18,7 @@ const MAX_SERVERS = 5;
 
 export function useLatestChecks(id: string): CheckIndex {
   const loaded = useLoad(async () => {
-    const latest = await get<{ servers: Array<{ server: string | null; id: string }> }>(`/api/datacontracts/${enc(id)}/test-results`);
+    const latest = await get<LatestTestResults>(`/api/datacontracts/${enc(id)}/test-results`);
     const runs = await Promise.all(latest.servers.slice(0, MAX_SERVERS).map((s) => get<TestResults>(`/api/test-results/${enc(s.id)}`).then((run) => ({ server: s.server ?? "any server", run }))));
     const index: CheckIndex = new Map();
     for (const { server, run } of runs) {
