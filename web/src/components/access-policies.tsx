@@ -1,5 +1,6 @@
 import { enc, get, pagePath, type AccessPolicyView } from "../api.js";
 import { Badge, ErrorBox, useLoad } from "../ui.js";
+import { PolicyRead } from "./policy-check.js";
 
 /**
  * What the policies say about an access now (GET /api/access/{id}/policies): shown on the
@@ -30,10 +31,7 @@ export function AccessPolicies({ id, version }: { id: string; version?: unknown 
             <a href={pagePath("policies", p.policyId)}>{p.name}</a>{" "}
             <Badge tone={p.effect === "deny" || p.effect === "warn" ? "warn" : undefined}>{p.effect === "require-approvals" ? `needs ${p.count ?? 1} approvals` : p.effect}</Badge> at {p.gate}
             {p.message && <>: {p.message}</>}
-            <div class="sub">
-              read <code>{JSON.stringify(p.read)}</code>
-              {p.error && <> ({p.error})</>}
-            </div>
+            <PolicyRead read={p.read} error={p.error} />
           </li>
         ))}
       </ul>
