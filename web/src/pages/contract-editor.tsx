@@ -8,6 +8,7 @@ import { DocumentEditor, type Doc, type FormProps, type Resource } from "../comp
 import { PolicyCheck } from "../components/policy-check.js";
 import { ModelTables } from "../components/model-tables.js";
 import { OwnerTeamField } from "../components/owner-team.js";
+import { SuggestingInput } from "../components/suggesting-input.js";
 
 const CONTRACT: Resource = { plural: "datacontracts", noun: "data contract", listTitle: "Data contracts" };
 
@@ -61,12 +62,7 @@ function ContractForm({ doc, onChange, errors, violations }: FormProps) {
         </Field>
         <OwnerTeamField id="owner" doc={doc} onChange={onChange} error={errors["info.owner"]} />
         <Field label="Status" id="contract-status">
-          <input id="contract-status" value={String(info.status ?? "")} onInput={(e) => setInfo("status", e.currentTarget.value)} list="contract-statuses" />
-          <datalist id="contract-statuses">
-            <option value="draft" />
-            <option value="active" />
-            <option value="deprecated" />
-          </datalist>
+          <SuggestingInput id="contract-status" list="contract-statuses" value={String(info.status ?? "")} onValue={(v) => setInfo("status", v)} suggestions={["draft", "active", "deprecated"]} />
         </Field>
       </div>
       <Field label="Description" id="description">

@@ -9,6 +9,7 @@ import { AccessTable } from "../components/access-parts.js";
 import { Fact, Facts, IdFact } from "../components/facts.js";
 import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
 import { NameCell } from "../components/catalog-parts.js";
+import { SuggestingInput } from "../components/suggesting-input.js";
 import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
@@ -52,12 +53,7 @@ function TeamForm({ doc, onChange, errors }: FormProps) {
           <input id="team-name" required value={String(doc.name ?? "")} onInput={set("name")} aria-invalid={!!errors.name || undefined} />
         </Field>
         <Field label="Type" id="team-type" hint="For example Team, Group or Department." error={errors.type}>
-          <input id="team-type" value={String(doc.type ?? "")} onInput={set("type")} list="team-types" />
-          <datalist id="team-types">
-            <option value="Team" />
-            <option value="Group" />
-            <option value="Department" />
-          </datalist>
+          <SuggestingInput id="team-type" list="team-types" value={String(doc.type ?? "")} onValue={(type) => onChange({ ...doc, type })} suggestions={["Team", "Group", "Department"]} />
         </Field>
       </div>
       <Field label="Description" id="team-description" error={errors.description}>
@@ -168,12 +164,7 @@ export function TeamPage({ id }: { id: string }) {
               <input id="member-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
             <Field label="Role in the team" id="member-role">
-              <input id="member-role" value={role} onInput={(e) => setRole(e.currentTarget.value)} list="team-roles" />
-              <datalist id="team-roles">
-                <option value="member" />
-                <option value="owner" />
-                <option value="data steward" />
-              </datalist>
+              <SuggestingInput id="member-role" list="team-roles" value={role} onValue={setRole} suggestions={["member", "owner", "data steward"]} />
             </Field>
             <button type="submit" class="primary">
               Add member
