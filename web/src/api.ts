@@ -5,6 +5,7 @@ import type { ChangeReportSchema, ContractVersionSummarySchema } from "../../src
 import type { InvitationViewSchema, MemberSchema, SessionViewSchema } from "../../src/modules/people/shapes.js";
 import type { CloudEventSchema } from "../../src/events/shapes.js";
 import type { LineageViolationsSchema } from "../../src/modules/lineage/shapes.js";
+import type { LatestTestResultsSchema } from "../../src/modules/test-results/shapes.js";
 import type { Violation } from "./violation.js";
 import { idSegment } from "../../src/platform/http/page-paths.js";
 
@@ -130,6 +131,7 @@ export type { SourceSystem } from "../../src/modules/sourcesystems/shapes.js";
 export type { Definition } from "../../src/modules/definitions/shapes.js";
 export type { Tag } from "../../src/modules/tags/shapes.js";
 export type { TestResults } from "../../src/modules/test-results/shapes.js";
+export type LatestTestResults = Static<typeof LatestTestResultsSchema>;
 export type { ContractView, ViewField, ViewModel, ViewRule } from "../../src/contract-view/shapes.js";
 export type { Connector } from "../../src/modules/connectors/shapes.js";
 

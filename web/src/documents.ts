@@ -1,4 +1,4 @@
-import type { DataContract, DataProduct } from "./api.js";
+import type { DataContract, DataProduct, SchemaObject } from "./api.js";
 import { contractTitle } from "../../src/contract-formats/title.js";
 import { customProperty as customPropertyEntry, isOdcs, isOdps, standardOwnership } from "../../src/formats/documents.js";
 
@@ -103,3 +103,10 @@ export function outputPorts(p: DataProduct): PortSummary[] {
     autoApprove: flag(port.autoApprove),
   }));
 }
+
+/** The schemas of a Data Contract Specification 0.9 document (one or a list); none for other formats. */
+export const schemaList = (c: { schema?: unknown }): SchemaObject[] => {
+  const s = c.schema as SchemaObject | SchemaObject[] | undefined;
+  if (Array.isArray(s)) return s.filter((x) => x && typeof x === "object" && "type" in x);
+  return s && typeof s === "object" && "type" in s ? [s] : [];
+};

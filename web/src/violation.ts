@@ -1,7 +1,5 @@
-/** One problem of a request, as the server's problem documents list them (src/platform/http/shapes.ts). */
-export interface Violation {
-  field: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
+import type { Static } from "@sinclair/typebox";
+import type { ViolationSchema } from "../../src/platform/http/shapes.js";
+
+/** One problem of a request, as the server's problem documents list them. */
+export type Violation = Static<typeof ViolationSchema>;

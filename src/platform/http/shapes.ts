@@ -2,6 +2,14 @@ import { Type, type ObjectOptions, type StringOptions, type TObject, type TPrope
 
 /** TypeBox schemas shared by every route. */
 
+/** One problem of a request: where it is (and, in a text, its line and column) and what is wrong. */
+export const ViolationSchema = Type.Object({
+  field: Type.String({ description: "Path into the request body, query or path, e.g. schema[0].specification.models[1].name" }),
+  message: Type.String(),
+  line: Type.Optional(Type.Integer()),
+  column: Type.Optional(Type.Integer()),
+});
+
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: "URI naming the kind of problem." }),
@@ -9,16 +17,7 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer(),
     detail: Type.String(),
     instance: Type.String({ description: "The request path the problem is about." }),
-    violations: Type.Optional(
-      Type.Array(
-        Type.Object({
-          field: Type.String({ description: "Path into the request body, query or path, e.g. schema[0].specification.models[1].name" }),
-          message: Type.String(),
-          line: Type.Optional(Type.Integer()),
-          column: Type.Optional(Type.Integer()),
-        }),
-      ),
-    ),
+    violations: Type.Optional(Type.Array(ViolationSchema)),
   },
   { $id: "Problem", title: "Problem", description: "An RFC 9457 problem document." },
 );

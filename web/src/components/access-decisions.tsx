@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useAction } from "./use-action.js";
 import { call, enc, type Access } from "../api.js";
 import { Dialog, DialogFooter } from "../dialogs.js";
 import { ErrorBox, Field } from "../ui.js";
@@ -33,8 +34,7 @@ const DECISIONS: Record<Decision, { title: string; button: string; danger: boole
 export function DecisionDialog({ access, decision, onClose, onDone }: { access: Access | null; decision: Decision | null; onClose: () => void; onDone: (message: string) => void }) {
   const [comment, setComment] = useState("");
   const [endDate, setEndDate] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, setError, submit } = useAction();
   const d = decision ? DECISIONS[decision] : undefined;
   const close = () => {
     setComment("");
@@ -46,24 +46,15 @@ export function DecisionDialog({ access, decision, onClose, onDone }: { access: 
     <Dialog open={!!access && !!d} title={d?.title ?? ""} onClose={close}>
       {access && d && decision && (
         <form
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setBusy(true);
-            setError(undefined);
-            try {
-              const body: Record<string, string> = {};
-              if (comment.trim()) body.comment = comment.trim();
-              if (decision === "cancel" && endDate) body.endDate = endDate;
-              const result = await call<Access>("POST", `/api/access/${enc(access.id)}/${decision}`, body);
-              const state = result?.info?.active ? "It is active." : decision === "approve" && result?.info?.startDate ? "It becomes active on its start date." : "";
-              onDone(`${d.done}: “${access.info.purpose}”. ${state}`.trim());
-              close();
-            } catch (err) {
-              setError(err);
-            } finally {
-              setBusy(false);
-            }
-          }}
+          onSubmit={submit(async () => {
+            const body: Record<string, string> = {};
+            if (comment.trim()) body.comment = comment.trim();
+            if (decision === "cancel" && endDate) body.endDate = endDate;
+            const result = await call<Access>("POST", `/api/access/${enc(access.id)}/${decision}`, body);
+            const state = result?.info?.active ? "It is active." : decision === "approve" && result?.info?.startDate ? "It becomes active on its start date." : "";
+            onDone(`${d.done}: “${access.info.purpose}”. ${state}`.trim());
+            close();
+          })}
         >
           <div class="dialog-body">
             <p>

@@ -2,6 +2,7 @@
 import type { PrivilegesPlanDocument } from "../../../src/modules/access/privileges.js";
 import { enc, get } from "../api.js";
 import { Badge, ErrorBox, Loading, useLoad } from "../ui.js";
+import { Fact } from "./facts.js";
 
 const TONE: Record<string, string> = { granted: "ok", masked: "warn", withheld: "bad" };
 const SCOPE: Record<string, string> = {
@@ -72,26 +73,23 @@ export function AccessPrivileges({ id, version }: { id: string; version?: unknow
   );
 }
 
-/** A connector's `diagnostics`, as a row of the provisioning facts (a `dl`): its message, and the drift reconciliation found. */
+/** A connector's `diagnostics`, as a row of the provisioning facts (`Facts`): its message, and the drift reconciliation found. */
 export function ProvisioningDiagnostics({ diagnostics }: { diagnostics: unknown }) {
   if (!diagnostics || typeof diagnostics !== "object" || Array.isArray(diagnostics)) return null;
   const d = diagnostics as { message?: unknown; drift?: unknown };
   const drift = Array.isArray(d.drift) ? d.drift.filter((x): x is { kind: string; what: string } => !!x && typeof x.kind === "string" && typeof x.what === "string") : [];
   return (
-    <div>
-      <dt>Diagnostics</dt>
-      <dd>
-        {typeof d.message === "string" && <p>{d.message}</p>}
-        {drift.length > 0 && (
-          <ul aria-label="Drift found by reconciliation">
-            {drift.map((x, i) => (
-              <li key={i}>
-                <Badge tone="warn">{x.kind}</Badge> {x.what}
-              </li>
-            ))}
-          </ul>
-        )}
-      </dd>
-    </div>
+    <Fact label="Diagnostics">
+      {typeof d.message === "string" && <p>{d.message}</p>}
+      {drift.length > 0 && (
+        <ul aria-label="Drift found by reconciliation">
+          {drift.map((x, i) => (
+            <li key={i}>
+              <Badge tone="warn">{x.kind}</Badge> {x.what}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Fact>
   );
 }

@@ -1,34 +1,14 @@
 import type { ComponentChildren } from "preact";
 import { enc, get, pagePath, withQuery, type PageKind, type Team } from "../api.js";
-import { Empty, ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
-import { useUrlFilters, TeamLink } from "./catalog-links.js";
+import { ErrorBox, Loading, PageHeader, Table, useDebounced, useLoad, CatalogFilters } from "../ui.js";
+import { useUrlFilters } from "./catalog-links.js";
+import { CatalogNav } from "./section-nav.js";
+import { ListTable } from "./list-parts.js";
 
 /**
  * What the read-only catalog pages share (docs/product.md §8: assets, source systems, definitions and
  * tags, which the platforms and tools that sync them edit through the API, not the web app).
  */
-
-const SECTIONS: Array<{ kind: PageKind; label: string }> = [
-  { kind: "assets", label: "Assets" },
-  { kind: "sourcesystems", label: "Source systems" },
-  { kind: "definitions", label: "Definitions" },
-  { kind: "tags", label: "Tags" },
-];
-
-/** The catalog's main-menu entry covers these pages. */
-export const CATALOG_KINDS = SECTIONS.map((s) => s.kind);
-
-export function CatalogNav({ current }: { current: PageKind }) {
-  return (
-    <nav class="subnav" aria-label="Catalog">
-      {SECTIONS.map((s) => (
-        <a key={s.kind} href={`/${s.kind}`} aria-current={s.kind === current ? "page" : undefined}>
-          {s.label}
-        </a>
-      ))}
-    </nav>
-  );
-}
 
 type Loose = Record<string, unknown>;
 
@@ -53,18 +33,14 @@ export function CatalogList<T extends { id: string }>(props: {
         <p class="lead">{props.lead}</p>
       </PageHeader>
       <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data} />
-      <ErrorBox error={items.error} />
-      {items.loading && !items.data ? (
-        <Loading />
-      ) : items.data?.length === 0 ? (
-        <Empty>{filtered ? "Nothing matches these filters." : props.empty}</Empty>
-      ) : (
-        <Table columns={props.columns} caption={props.title} busy={items.loading}>
-          {items.data?.map((item) => (
-            <tr key={item.id}>{props.row(item, teams.data)}</tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={items}
+        empty={filtered ? "Nothing matches these filters." : props.empty}
+        columns={props.columns}
+        caption={props.title}
+        busy
+        row={(item) => <tr key={item.id}>{props.row(item, teams.data)}</tr>}
+      />
     </>
   );
 }
@@ -91,29 +67,6 @@ export function ReadOne<T>({ kind, id, children }: { kind: PageKind; id: string;
   if (item.loading && !item.data) return <Loading />;
   if (!item.data) return <ErrorBox error={item.error} />;
   return <>{children(item.data, teams.data)}</>;
-}
-
-/** One fact of a page's fact list; left out when there is nothing to say. */
-export function Fact({ label, children }: { label: string; children: ComponentChildren }) {
-  if (children === undefined || children === null || children === "") return null;
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-export function IdFact({ id }: { id: string }) {
-  return (
-    <Fact label="Id">
-      <code>{id}</code>
-    </Fact>
-  );
-}
-
-export function OwnerFact({ teams, owner }: { teams: Team[] | undefined; owner: unknown }) {
-  return <Fact label="Owner">{typeof owner === "string" ? <TeamLink teams={teams} id={owner} /> : undefined}</Fact>;
 }
 
 /** Tags, each linking to its tag's page. */

@@ -1,5 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { useState } from "preact/hooks";
+import { useAction } from "./use-action.js";
 import { call, enc } from "../api.js";
 import { Dialog, DialogFooter } from "../dialogs.js";
 import { CopyButton, ErrorBox, Field } from "../ui.js";
@@ -44,8 +45,7 @@ export function ChannelForm(props: { teamId: string; channel?: Channel; open: bo
   const [endpoint, setEndpoint] = useState(editing?.endpoint ?? "");
   const [addresses, setAddresses] = useState((editing?.addresses ?? []).join("\n"));
   const [enabled, setEnabled] = useState(editing?.enabled ?? true);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
   // The secret lives only in this dialog's state: gone once it closes.
   const [secret, setSecret] = useState<string | null>(null);
   const close = () => {
@@ -80,18 +80,9 @@ export function ChannelForm(props: { teamId: string; channel?: Channel; open: bo
         </div>
       ) : (
         <form
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setBusy(true);
-            setError(undefined);
-            try {
-              await save();
-            } catch (err) {
-              setError(err);
-            } finally {
-              setBusy(false);
-            }
-          }}
+          onSubmit={submit(async () => {
+            await save();
+          })}
         >
           <div class="dialog-body">
             <div class="row">

@@ -86,23 +86,11 @@ export function ContractHistory({ id }: { id: string }) {
               >
                 <label>
                   From{" "}
-                  <select aria-label="Compare from version" value={String(from)} onChange={(e) => setPair({ from: Number(e.currentTarget.value), to })}>
-                    {list.map((v) => (
-                      <option key={v.n} value={String(v.n)}>
-                        #{v.n}
-                      </option>
-                    ))}
-                  </select>
+                  <VersionSelect label="Compare from version" value={from} versions={list} onChange={(n) => setPair({ from: n, to })} />
                 </label>
                 <label>
                   to{" "}
-                  <select aria-label="Compare to version" value={String(to)} onChange={(e) => setPair({ from, to: Number(e.currentTarget.value) })}>
-                    {list.map((v) => (
-                      <option key={v.n} value={String(v.n)}>
-                        #{v.n}
-                      </option>
-                    ))}
-                  </select>
+                  <VersionSelect label="Compare to version" value={to} versions={list} onChange={(n) => setPair({ from, to: n })} />
                 </label>
                 <button type="submit" class="small">
                   Show changes
@@ -148,5 +136,18 @@ export function ContractHistory({ id }: { id: string }) {
         )}
       </section>
     </>
+  );
+}
+
+/** One end of a comparison: a version by its number. */
+function VersionSelect(props: { label: string; value: number; versions: ReadonlyArray<{ n: number }>; onChange: (n: number) => void }) {
+  return (
+    <select aria-label={props.label} value={String(props.value)} onChange={(e) => props.onChange(Number(e.currentTarget.value))}>
+      {props.versions.map((v) => (
+        <option key={v.n} value={String(v.n)}>
+          #{v.n}
+        </option>
+      ))}
+    </select>
   );
 }

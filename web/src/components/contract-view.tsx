@@ -1,6 +1,8 @@
 import type { ComponentChildren } from "preact";
-import { enc, get, type ContractView, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
+import { enc, get, type ContractView, type LatestTestResults, type TestResults, type ViewField, type ViewModel, type ViewRule } from "../api.js";
 import { Badge, Empty, Table, useLoad } from "../ui.js";
+import { Fact, Facts } from "./facts.js";
+import { ModelCard } from "./model-tables.js";
 
 /**
  * Everything a contract promises, as the server reads it from any format (`GET …/view`,
@@ -16,7 +18,7 @@ const MAX_SERVERS = 5;
 
 export function useLatestChecks(id: string): CheckIndex {
   const loaded = useLoad(async () => {
-    const latest = await get<{ servers: Array<{ server: string | null; id: string }> }>(`/api/datacontracts/${enc(id)}/test-results`);
+    const latest = await get<LatestTestResults>(`/api/datacontracts/${enc(id)}/test-results`);
     const runs = await Promise.all(latest.servers.slice(0, MAX_SERVERS).map((s) => get<TestResults>(`/api/test-results/${enc(s.id)}`).then((run) => ({ server: s.server ?? "any server", run }))));
     const index: CheckIndex = new Map();
     for (const { server, run } of runs) {
@@ -104,12 +106,7 @@ export function ViewModels({ models, checks = new Map() }: { models: ViewModel[]
   return (
     <>
       {models.map((m) => (
-        <article class="model" key={m.name} aria-labelledby={`model-${m.name}`}>
-          <header class="card-header">
-            <h3 id={`model-${m.name}`}>{m.name}</h3>
-            <Badge tone="info">{m.kind}</Badge>
-          </header>
-          {m.description && <p>{m.description}</p>}
+        <ModelCard key={m.name} model={m}>
           {m.rules.length > 0 && (
             <div class="model-rules">
               <strong>Rules on the whole model</strong>
@@ -122,7 +119,7 @@ export function ViewModels({ models, checks = new Map() }: { models: ViewModel[]
               <FieldRow key={f.path} model={m.name} f={f} checks={checks} />
             ))}
           </Table>
-        </article>
+        </ModelCard>
       ))}
     </>
   );
@@ -145,14 +142,13 @@ export function Promises({ view }: { view: ContractView }) {
     <>
       {view.terms.length > 0 && (
         <Section id="terms" title="Terms">
-          <dl class="terms">
+          <Facts look="terms">
             {view.terms.map((t) => (
-              <div key={t.path}>
-                <dt>{t.name === "noticePeriod" ? "Notice period" : t.name[0].toUpperCase() + t.name.slice(1)}</dt>
-                <dd>{t.text}</dd>
-              </div>
+              <Fact key={t.path} label={t.name === "noticePeriod" ? "Notice period" : t.name[0].toUpperCase() + t.name.slice(1)}>
+                {t.text}
+              </Fact>
             ))}
-          </dl>
+          </Facts>
         </Section>
       )}
       {view.sla.length > 0 && (
@@ -249,14 +245,13 @@ export function Promises({ view }: { view: ContractView }) {
         <Section id="context" title="Context for readers and agents">
           {view.context.instructions && <p class="instructions">{view.context.instructions}</p>}
           {view.context.verifiedStatements.length > 0 && (
-            <dl class="terms verified">
+            <Facts look="verified terms">
               {view.context.verifiedStatements.map((v, i) => (
-                <div key={i}>
-                  <dt>{v.question}</dt>
-                  <dd>{v.answer ?? <span class="muted">no verified answer yet</span>}</dd>
-                </div>
+                <Fact key={i} label={v.question}>
+                  {v.answer ?? <span class="muted">no verified answer yet</span>}
+                </Fact>
               ))}
-            </dl>
+            </Facts>
           )}
           {view.context.constraints.length > 0 && (
             <>

@@ -1,13 +1,15 @@
-import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, enc, send, type AffectedAccess, type ChangeReport, type ContractChange, type Violation } from "../api.js";
-import { CodeEditor, ImportFile, TextDiff, useUnsavedGuard } from "../editor.js";
+import { ApiError, enc, send, type AffectedAccess, type ContractChange } from "../api.js";
+import { useUnsavedGuard } from "../editor.js";
 import { navigate } from "../router.js";
 import { canActFor, useSession } from "../session.js";
-import { ErrorBox, Field, Loading, PageHeader } from "../ui.js";
-import { atFields, ID_RULE, idProblem } from "../words.js";
+import { ErrorBox, Loading, PageHeader } from "../ui.js";
+import { atFields, idProblem } from "../words.js";
 import { parseText, toYaml, type LineProblem } from "../yaml-text.js";
 import { BreakingWarning } from "./contract-changes.js";
+import { ConflictNotice, ModeTabs, NewIdField, NotYours, YamlPane, type Doc, type DocumentEditorProps, type Mode } from "./document-editor-parts.js";
+
+export type { Doc, FormProps, Resource } from "./document-editor-parts.js";
 
 /**
  * Creating and editing a catalog document (team, data product, data contract): a form where the
@@ -15,57 +17,6 @@ import { BreakingWarning } from "./contract-changes.js";
  * Writes are safe: a new document is sent with `If-None-Match: *` (never overwriting one with the
  * same id), an edit with `If-Match` (never overwriting someone else's newer save).
  */
-
-export type Doc = Record<string, unknown>;
-
-export interface Resource {
-  /** Path segment under /api and in the app: teams, dataproducts, datacontracts. */
-  plural: string;
-  /** "team", "data product", "data contract". */
-  noun: string;
-  /** Heading of the list page, for the breadcrumb. */
-  listTitle: string;
-}
-
-export interface FormProps {
-  doc: Doc;
-  onChange: (doc: Doc) => void;
-  /** Errors of the last save, in words, keyed by the server's field path. */
-  errors: Record<string, string>;
-  /** The violations the form shows itself (see `claims`), e.g. those inside a schema text, by line. */
-  violations: Violation[];
-  isNew: boolean;
-}
-
-export interface DocumentEditorProps {
-  resource: Resource;
-  /** Absent: a new document. */
-  id?: string;
-  /** The starting document of "New", for the person's first team. */
-  template: (ownerTeam: string) => Doc;
-  /** Starting points offered in the YAML view of "New", e.g. a document of an open standard. */
-  yamlTemplates?: Array<{ label: string; text: (ownerTeam: string) => string }>;
-  ownerOf: (doc: Doc) => string | undefined;
-  titleOf: (doc: Doc) => string;
-  /** The form for documents this format has a form for; null: YAML only. */
-  form?: (doc: Doc) => ((props: FormProps) => ComponentChildren) | null;
-  /** Labels of the form's fields by the server's field path, so violations read "Title cannot be empty." */
-  labels?: Record<string, string>;
-  /** Violations the form shows in place (not repeated in the message above it). */
-  claims?: (field: string) => boolean;
-  intro?: ComponentChildren;
-  /** Before an edit is saved: the changes it would make, so a breaking one is confirmed first. */
-  review?: (id: string, doc: Doc) => Promise<ChangeReport>;
-  /**
-   * The stored document's YAML as written, for a resource that keeps it (data contracts): the YAML
-   * view starts from that text, and the text is saved as YAML, comments and all.
-   */
-  yamlText?: (id: string) => Promise<string>;
-  /** Shown above the buttons: a check of the draft as it stands (the document, or undefined when its text cannot be read, and its id). */
-  check?: (draft: () => { doc?: Doc; id: string }) => ComponentChildren;
-}
-
-type Mode = "form" | "yaml";
 
 export function DocumentEditor(props: DocumentEditorProps) {
   const { session } = useSession();
@@ -112,18 +63,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
 
   const owner = id ? props.ownerOf(loaded.doc!) : undefined;
   if (id && !canActFor(session, owner)) {
-    return (
-      <>
-        <PageHeader title={`Edit ${props.titleOf(loaded.doc!)}`} kicker={<a href={`/${resource.plural}`}>{resource.listTitle}</a>} />
-        <div class="alert warn" role="status">
-          <strong>You cannot change this {resource.noun}</strong>
-          <p>
-            It belongs to the team <code>{owner ?? "—"}</code>, and you do not act for that team. Ask one of its members or an organization owner.
-          </p>
-        </div>
-        <a href={`/${resource.plural}/${enc(id)}`}>Back to {props.titleOf(loaded.doc!)}</a>
-      </>
-    );
+    return <NotYours resource={resource} id={id} title={props.titleOf(loaded.doc!)} owner={owner} />;
   }
 
   const FormView = props.form?.(doc) ?? null;
@@ -250,19 +190,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
         {props.intro && <p class="lead">{props.intro}</p>}
       </PageHeader>
       {conflict && (
-        <section class="alert warn conflict" role="alert" aria-labelledby="conflict-title">
-          <strong id="conflict-title">Someone else saved this {resource.noun} after you opened it</strong>
-          <p>Your changes are not saved. Compare the two versions, then keep theirs (your edits are dropped) or save yours over theirs.</p>
-          <TextDiff before={toYaml(conflict.theirs)} after={toYaml(conflict.mine)} beforeLabel="saved by someone else" afterLabel="your version" />
-          <div class="form-actions">
-            <button type="button" onClick={() => load()}>
-              Reload their version
-            </button>
-            <button type="button" class="danger" onClick={(e) => save(e, conflict.etag)}>
-              Save mine over theirs
-            </button>
-          </div>
-        </section>
+        <ConflictNotice noun={resource.noun} theirs={conflict.theirs} mine={conflict.mine} onReload={() => load()} onOverwrite={(e) => save(e, conflict.etag)} />
       )}
       {breaking && (
         <BreakingWarning changes={breaking.changes} accesses={breaking.accesses} refused={breaking.refused}>
@@ -277,56 +205,22 @@ export function DocumentEditor(props: DocumentEditorProps) {
         </BreakingWarning>
       )}
       <form class="editor" onSubmit={(e) => save(e)} noValidate>
-        {!id && (
-          <Field
-            label="Id"
-            id="doc-id"
-            hint={`${ID_RULE} ${mode === "yaml" ? "Empty: the document's own id." : ""}`}
-            error={
-              exists ? (
-                <>
-                  A {resource.noun} with the id “{exists}” already exists — <a href={`/${resource.plural}/${enc(exists)}`}>open it?</a> Nothing was overwritten.
-                </>
-              ) : (
-                byField.id
-              )
-            }
-          >
-            <input id="doc-id" value={newId} onInput={(e) => setNewId(e.currentTarget.value)} aria-invalid={!!exists || !!byField.id || undefined} aria-describedby="doc-id-hint doc-id-error" />
-          </Field>
-        )}
-        {FormView || mode === "yaml" ? (
-          <div class="tabs" role="group" aria-label="Edit as">
-            <button type="button" aria-pressed={mode === "form"} disabled={!FormView && mode === "yaml"} onClick={() => switchTo("form")}>
-              Form
-            </button>
-            <button type="button" aria-pressed={mode === "yaml"} onClick={() => switchTo("yaml")}>
-              YAML / JSON
-            </button>
-          </div>
-        ) : null}
+        {!id && <NewIdField resource={resource} yaml={mode === "yaml"} value={newId} onInput={setNewId} exists={exists} error={byField.id} />}
+        {FormView || mode === "yaml" ? <ModeTabs mode={mode} formless={!FormView} onSwitch={switchTo} /> : null}
         <ErrorBox error={shownError} title={shownError && error?.status === 422 ? `Not saved: ${error.violations.length || "some"} value${error.violations.length === 1 ? "" : "s"} to fix` : undefined} labels={labels} />
         {mode === "form" && FormView ? (
           <FormView doc={doc} onChange={edit} errors={byField} violations={claimed} isNew={!id} />
         ) : (
-          <>
-            <div class="editor-tools">
-              <ImportFile
-                onText={(t) => {
-                  editText(t);
-                  setProblems(parseText(t).problems);
-                }}
-              />
-              {!id &&
-                props.yamlTemplates?.map((t) => (
-                  <button type="button" key={t.label} onClick={() => editText(t.text(firstTeam))}>
-                    Start from {t.label}
-                  </button>
-                ))}
-              <span class="hint">YAML or JSON.</span>
-            </div>
-            <CodeEditor id="document" label="Document" value={text} onInput={editText} problems={problems} />
-          </>
+          <YamlPane
+            text={text}
+            problems={problems}
+            onText={editText}
+            onImport={(t) => {
+              editText(t);
+              setProblems(parseText(t).problems);
+            }}
+            templates={id ? undefined : props.yamlTemplates?.map((t) => ({ label: t.label, text: () => t.text(firstTeam) }))}
+          />
         )}
         {props.check?.(() => {
           if (mode !== "yaml") return { doc, id: targetId() };

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useAction } from "./use-action.js";
 import type { GroupMapping, GroupMappingEntry } from "../../../src/identity/mapping.js";
 import { call, get, type Team } from "../api.js";
 import { ErrorBox, Field, Loading, TeamOptions, useLoad } from "../ui.js";
@@ -44,9 +45,8 @@ export function MappingForm({ roleNames }: { roleNames: readonly string[] }) {
   const loaded = useLoad(() => call<GroupMapping>("GET", "/api/settings/scim-mapping"), []);
   const teams = useLoad(() => get<Team[]>("/api/teams"), []);
   const [rows, setRows] = useState<Row[] | undefined>();
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
   if (loaded.error) return <ErrorBox error={loaded.error} />;
   if (!loaded.data) return <Loading />;
   const current = rows ?? loaded.data.scimGroupMappings.map(rowOf);
@@ -69,21 +69,12 @@ export function MappingForm({ roleNames }: { roleNames: readonly string[] }) {
   return (
     <form
       aria-label="Group mapping"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        setError(undefined);
+      onSubmit={submit(async () => {
         setSaved(false);
-        try {
-          const answer = await call<GroupMapping>("PUT", "/api/settings/scim-mapping", { scimGroupMappings: current.map(entryOf) });
-          setRows(answer.scimGroupMappings.map(rowOf));
-          setSaved(true);
-        } catch (err) {
-          setError(err);
-        } finally {
-          setBusy(false);
-        }
-      }}
+        const answer = await call<GroupMapping>("PUT", "/api/settings/scim-mapping", { scimGroupMappings: current.map(entryOf) });
+        setRows(answer.scimGroupMappings.map(rowOf));
+        setSaved(true);
+      })}
     >
       <p class="hint">Group names as the provider sends them, compared exactly. A person in no listed group keeps the role they have.</p>
       {current.length === 0 && <p class="muted">No groups are mapped.</p>}

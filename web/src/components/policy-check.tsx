@@ -53,15 +53,22 @@ export function PolicyCheck({ gate, draft }: { gate: "contract.publish" | "produ
               <li key={p.policyId}>
                 <a href={pagePath("policies", p.policyId)}>{p.name}</a> <Badge tone={p.outcome === "pass" ? undefined : "warn"}>{OUTCOME[p.outcome]}</Badge>
                 {p.outcome !== "pass" && p.message && <>: {p.message}</>}
-                <div class="sub">
-                  read <code>{JSON.stringify(p.read)}</code>
-                  {p.error && <> ({p.error})</>}
-                </div>
+                <PolicyRead read={p.read} error={p.error} />
               </li>
             ))}
           </ul>
         </>
       )}
     </section>
+  );
+}
+
+/** What a policy's rule read to decide, and the error it met, under its verdict. */
+export function PolicyRead({ read, error }: { read: unknown; error?: string }) {
+  return (
+    <div class="sub">
+      read <code>{JSON.stringify(read)}</code>
+      {error && <> ({error})</>}
+    </div>
   );
 }

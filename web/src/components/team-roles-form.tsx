@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useAction } from "./use-action.js";
 import type { TeamRolesSettings } from "../../../src/identity/team-roles.js";
 import { DEFAULT_TEAM_ROLES, TEAM_PERMISSIONS, type TeamPermission } from "../../../src/policies/team-roles.js";
 import { call } from "../api.js";
@@ -55,9 +56,8 @@ function settingsOf(mode: Mode, rows: Row[]): TeamRolesSettings {
 export function TeamRolesForm({ initial, onSaved }: { initial: TeamRolesSettings; onSaved: (settings: TeamRolesSettings) => void }) {
   const [mode, setMode] = useState<Mode>(initial.mode);
   const [rows, setRows] = useState<Row[]>(() => rowsOf(initial));
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
   const edit = (next: Row[]) => {
     setSaved(false);
     setRows(next);
@@ -83,23 +83,14 @@ export function TeamRolesForm({ initial, onSaved }: { initial: TeamRolesSettings
   return (
     <form
       aria-label="Team roles"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        setError(undefined);
+      onSubmit={submit(async () => {
         setSaved(false);
-        try {
-          const answer = await call<TeamRolesSettings>("PUT", "/api/settings/team-roles", settingsOf(mode, rows));
-          setMode(answer.mode);
-          if (answer.mode === "custom-team-roles") setRows(rowsOf(answer));
-          setSaved(true);
-          onSaved(answer);
-        } catch (err) {
-          setError(err);
-        } finally {
-          setBusy(false);
-        }
-      }}
+        const answer = await call<TeamRolesSettings>("PUT", "/api/settings/team-roles", settingsOf(mode, rows));
+        setMode(answer.mode);
+        if (answer.mode === "custom-team-roles") setRows(rowsOf(answer));
+        setSaved(true);
+        onSaved(answer);
+      })}
     >
       <fieldset class="choice">
         <legend>Roles in force</legend>

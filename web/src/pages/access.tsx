@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { AccessPolicies } from "./policies.js";
 import { call, enc, get, getAll, withQuery, type Access, type Session, type DataProduct, type HistoryEntry, type Provisioning, type Team } from "../api.js";
 import { productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
@@ -7,11 +6,13 @@ import { canActFor, useSession } from "../session.js";
 import { navigate } from "../router.js";
 import { Confirm } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../ui.js";
-import { TONE } from "./activity.js";
 import { AccessStart, AccessTable, Consumer } from "../components/access-parts.js";
 import { DecisionDialog, type Decision } from "../components/access-decisions.js";
 import { AccessPrivileges, ProvisioningDiagnostics } from "../components/access-privileges.js";
 import { UsagePanel } from "../components/usage-panel.js";
+import { AccessPolicies } from "../components/access-policies.js";
+import { EVENT_TONES } from "../components/event-tones.js";
+import { Fact, Facts } from "../components/facts.js";
 
 type View = "inbox" | "mine" | "all";
 
@@ -200,70 +201,42 @@ export function AccessPage({ id }: { id: string }) {
         </p>
       )}
       <Lifecycle access={a} />
-      <dl class="facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <Badge>{a.info.status}</Badge> {a.info.active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}
-            {canceled && (
-              <>
-                {" "}
-                <Badge tone="neutral">canceled</Badge>
-              </>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Data product</dt>
-          <dd>
-            <a href={`/dataproducts/${enc(a.provider.dataProductId)}`}>{a.provider.dataProductId}</a>
-          </dd>
-        </div>
-        <div>
-          <dt>Output port</dt>
-          <dd>
-            <code>{a.provider.outputPortId}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Data contract</dt>
-          <dd>
-            {a.provider.dataContractId ? <a href={`/datacontracts/${enc(a.provider.dataContractId)}`}>{a.provider.dataContractId}</a> : "—"}
-            {a.provider.dataContractId && a.provider.dataContractVersion && (
-              <div class="sub">
-                granted under{" "}
-                <a href={`/datacontracts/${enc(a.provider.dataContractId)}?version=${encodeURIComponent(a.provider.dataContractVersion)}#versions`}>version {a.provider.dataContractVersion}</a>
-              </div>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Consumer</dt>
-          <dd>
-            <Consumer access={a} teams={teams.data} />
-          </dd>
-        </div>
-        <div>
-          <dt>{activatedAt && !a.info.startDate ? "Active since" : "Start"}</dt>
-          <dd>
-            <AccessStart access={a} activatedAt={activatedAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>End</dt>
-          <dd>
-            <When value={a.info.endDate} empty="open-ended" />
-          </dd>
-        </div>
-        {canceled && (
-          <div>
-            <dt>Canceled</dt>
-            <dd>
-              <When value={canceledAt(a)} />
-            </dd>
-          </div>
-        )}
-      </dl>
+      <Facts>
+        <Fact label="Status">
+          <Badge>{a.info.status}</Badge> {a.info.active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}
+          {canceled && (
+            <>
+              {" "}
+              <Badge tone="neutral">canceled</Badge>
+            </>
+          )}
+        </Fact>
+        <Fact label="Data product">
+          <a href={`/dataproducts/${enc(a.provider.dataProductId)}`}>{a.provider.dataProductId}</a>
+        </Fact>
+        <Fact label="Output port">
+          <code>{a.provider.outputPortId}</code>
+        </Fact>
+        <Fact label="Data contract">
+          {a.provider.dataContractId ? <a href={`/datacontracts/${enc(a.provider.dataContractId)}`}>{a.provider.dataContractId}</a> : "—"}
+          {a.provider.dataContractId && a.provider.dataContractVersion && (
+            <div class="sub">
+              granted under{" "}
+              <a href={`/datacontracts/${enc(a.provider.dataContractId)}?version=${encodeURIComponent(a.provider.dataContractVersion)}#versions`}>version {a.provider.dataContractVersion}</a>
+            </div>
+          )}
+        </Fact>
+        <Fact label="Consumer">
+          <Consumer access={a} teams={teams.data} />
+        </Fact>
+        <Fact label={activatedAt && !a.info.startDate ? "Active since" : "Start"}>
+          <AccessStart access={a} activatedAt={activatedAt} />
+        </Fact>
+        <Fact label="End">
+          <When value={a.info.endDate} empty="open-ended" />
+        </Fact>
+        <Fact label="Canceled">{canceled && <When value={canceledAt(a)} />}</Fact>
+      </Facts>
       <AccessPolicies id={a.id!} version={access.data} />
       <AccessPrivileges id={a.id} version={access.data} />
       <UsagePanel of="access" id={a.id!} />
@@ -278,7 +251,7 @@ export function AccessPage({ id }: { id: string }) {
                 <li key={e.id ?? i}>
                   <When value={e.time} />
                   <span class="what">
-                    <Badge tone={TONE[kind.replace(/ .*/, "")] ?? "neutral"}>{kind}</Badge>
+                    <Badge tone={EVENT_TONES[kind.replace(/ .*/, "")] ?? "neutral"}>{kind}</Badge>
                   </span>
                   <span class="subject">
                     <span class="actor">by {nameOf(e.principal, e.principalName)}</span>
@@ -295,41 +268,18 @@ export function AccessPage({ id }: { id: string }) {
       <section aria-labelledby="provisioning">
         <h2 id="provisioning">Provisioning</h2>
         {p ? (
-          <dl class="facts compact">
-            <div>
-              <dt>Status</dt>
-              <dd>
-                <Badge>{p.status}</Badge>
-              </dd>
-            </div>
-            {p.platform && (
-              <div>
-                <dt>Platform</dt>
-                <dd>{p.platform}</dd>
-              </div>
-            )}
-            {p.executor && (
-              <div>
-                <dt>Executor</dt>
-                <dd>{p.executor}</dd>
-              </div>
-            )}
-            {p.reference && (
-              <div>
-                <dt>Reference</dt>
-                <dd>
-                  <code>{p.reference}</code>
-                </dd>
-              </div>
-            )}
+          <Facts look="compact">
+            <Fact label="Status">
+              <Badge>{p.status}</Badge>
+            </Fact>
+            <Fact label="Platform">{p.platform}</Fact>
+            <Fact label="Executor">{p.executor}</Fact>
+            <Fact label="Reference">{p.reference && <code>{p.reference}</code>}</Fact>
             {p.diagnostics !== undefined && <ProvisioningDiagnostics diagnostics={p.diagnostics} />}
-            <div>
-              <dt>Updated</dt>
-              <dd>
-                <When value={p.updatedAt as string | undefined} />
-              </dd>
-            </div>
-          </dl>
+            <Fact label="Updated">
+              <When value={p.updatedAt as string | undefined} />
+            </Fact>
+          </Facts>
         ) : (
           <Empty>No connector has reported provisioning for this access yet.</Empty>
         )}

@@ -3,6 +3,7 @@ import { ApiError, get, pagePath, withQuery, type Access, type PageKind, type Cl
 import { contractSummary, productSummary } from "../documents.js";
 import { usePrincipalNames } from "../names.js";
 import { Badge, ErrorBox, Loading, PageHeader, When } from "../ui.js";
+import { EVENT_TONES } from "../components/event-tones.js";
 
 /** The newest events (of one resource, with `subject`), oldest first. */
 export function readRecent(limit: number, subject?: string): Promise<CloudEvent[]> {
@@ -47,8 +48,6 @@ export function describe(event: CloudEvent): { resource: string; action: string;
   const href = pagePath(PAGE_OF[resource], event.subject);
   return { resource: resource.replace(/([a-z])([A-Z])/g, "$1 $2"), action, href: rawAction === "Deleted" ? undefined : href };
 }
-
-export const TONE: Record<string, string> = { Created: "info", Requested: "warn", Approved: "ok", Activated: "ok", Provisioned: "ok", Rejected: "bad", Deleted: "bad", Canceled: "neutral", Deactivated: "neutral" };
 
 /** Readable names for event subjects (titles, purposes), looked up from the catalog. */
 async function loadNames(): Promise<Map<string, string>> {
@@ -147,7 +146,7 @@ export function ActivityPage() {
               <li key={e.id} class={fresh.has(e.id) ? "fresh" : undefined} data-event-kind={e.type.split(".").pop()}>
                 <When value={e.time} />
                 <span class="what">
-                  <span class="resource">{d.resource}</span> <Badge tone={TONE[d.action] ?? "neutral"}>{d.action}</Badge>
+                  <span class="resource">{d.resource}</span> <Badge tone={EVENT_TONES[d.action] ?? "neutral"}>{d.action}</Badge>
                 </span>
                 <span class="subject">
                   {d.href ? <a href={d.href}>{names.get(`${d.resource}:${e.subject}`) ?? e.subject}</a> : <code>{e.subject}</code>}

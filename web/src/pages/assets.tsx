@@ -1,7 +1,9 @@
 import { pagePath, type Asset } from "../api.js";
 import { Badge, Empty, PageHeader, Table } from "../ui.js";
 import { TeamLink } from "../components/catalog-links.js";
-import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogList, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogNav } from "../components/section-nav.js";
+import { Facts, Fact, IdFact, OwnerFact } from "../components/facts.js";
 
 /** Assets (docs/product.md §8): what data platforms sync, shown as they sent it, with the tags assigned in Steward. */
 
@@ -54,7 +56,7 @@ export function AssetPage({ id }: { id: string }) {
             <PageHeader title={info.name || a.id} kicker={<a href="/assets">Assets</a>}>
               {info.description && <p class="lead">{info.description}</p>}
             </PageHeader>
-            <dl class="facts">
+            <Facts>
               <IdFact id={a.id} />
               <Fact label="Type">{info.type}</Fact>
               <Fact label="Source">{info.source}</Fact>
@@ -63,7 +65,7 @@ export function AssetPage({ id }: { id: string }) {
               <Fact label="Version">{info.version}</Fact>
               <OwnerFact teams={teams} owner={info.owner} />
               <Fact label="In the source">{info.sourceUrl && /^https?:\/\//i.test(info.sourceUrl) ? <a href={info.sourceUrl} rel="noopener noreferrer">Open</a> : info.sourceUrl}</Fact>
-            </dl>
+            </Facts>
             <section aria-labelledby="assigned-tags">
               <h2 id="assigned-tags">Assigned tags</h2>
               <TagLinks tags={a.assignedTags} />

@@ -1,5 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { useEffect, useState } from "preact/hooks";
+import { useAction } from "../components/use-action.js";
 import type { SignInOptionsSchema } from "../../../src/identity/shapes.js";
 import { call, useCsrfToken, type Invitation, type Session } from "../api.js";
 import { navigate } from "../router.js";
@@ -31,8 +32,7 @@ function AuthCard({ title, children }: { title: string; children: preact.Compone
 export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
   const options = useLoad(() => call<Static<typeof SignInOptionsSchema>>("GET", "/auth/sign-in-options"), []);
   const ssoError = new URLSearchParams(location.search).get("ssoError");
   const sso = options.data?.sso;
@@ -52,21 +52,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
         </p>
       )}
       <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            const session = await call<Session>("POST", "/auth/sign-in", { email, password });
-            useCsrfToken(session.csrfToken);
-            onSignedIn(session);
-            navigate(safeNext(), { replace: true });
-          } catch (err) {
-            setError(err);
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={submit(async () => {
+          const session = await call<Session>("POST", "/auth/sign-in", { email, password });
+          useCsrfToken(session.csrfToken);
+          onSignedIn(session);
+          navigate(safeNext(), { replace: true });
+        })}
       >
         <Field label="Email address" id="email">
           <input id="email" name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
@@ -99,8 +90,7 @@ export function InvitationPage({ token, onSignedIn }: { token: string; onSignedI
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run: act } = useAction();
   if (link.loading) return <Loading />;
   if (link.error || !link.data) {
     return (
@@ -119,17 +109,6 @@ export function InvitationPage({ token, onSignedIn }: { token: string; onSignedI
     useCsrfToken(session.csrfToken);
     onSignedIn(session);
     navigate("/dataproducts", { replace: true });
-  };
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
   };
   const intro = (
     <p>

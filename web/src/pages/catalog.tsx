@@ -1,7 +1,9 @@
 import type { Definition, SourceSystem, Tag } from "../api.js";
 import { Badge, PageHeader } from "../ui.js";
 import { TeamLink } from "../components/catalog-links.js";
-import { CatalogList, CatalogNav, Fact, IdFact, LinksSection, NameCell, OwnerFact, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogList, LinksSection, NameCell, ReadOne, TagLinks, ValuesSection } from "../components/catalog-parts.js";
+import { CatalogNav } from "../components/section-nav.js";
+import { Facts, Fact, IdFact, OwnerFact } from "../components/facts.js";
 
 /** Source systems, definitions and tags (docs/product.md §8): read views of what tools keep through the API. */
 
@@ -36,11 +38,11 @@ export function SourceSystemPage({ id }: { id: string }) {
           <PageHeader title={s.name || s.id} kicker={<a href="/sourcesystems">Source systems</a>}>
             {s.description && <p class="lead">{s.description}</p>}
           </PageHeader>
-          <dl class="facts">
+          <Facts>
             <IdFact id={s.id} />
             <OwnerFact teams={teams} owner={s.owner} />
             <Fact label="Tags">{s.tags && s.tags.length > 0 ? <TagLinks tags={s.tags} /> : undefined}</Fact>
-          </dl>
+          </Facts>
           <LinksSection links={s.links} />
           <ValuesSection title="Custom properties" id="custom" values={s.custom} />
         </>
@@ -96,7 +98,7 @@ export function DefinitionPage({ id }: { id: string }) {
             <PageHeader title={d.title || d.id} kicker={<a href="/definitions">Definitions</a>}>
               {d.description && <p class="lead">{d.description}</p>}
             </PageHeader>
-            <dl class="facts">
+            <Facts>
               <IdFact id={d.id} />
               <OwnerFact teams={teams} owner={d.owner} />
               <Fact label="Type">{d.type && <code>{d.type}</code>}</Fact>
@@ -104,7 +106,7 @@ export function DefinitionPage({ id }: { id: string }) {
               <Fact label="Personal data">{d.pii === undefined ? undefined : d.pii ? <Badge tone="warn">PII</Badge> : "no"}</Fact>
               <Fact label="Classification">{d.classification}</Fact>
               <Fact label="Tags">{d.tags && d.tags.length > 0 ? <TagLinks tags={d.tags} /> : undefined}</Fact>
-            </dl>
+            </Facts>
             <section aria-labelledby="constraints">
               <h2 id="constraints">Constraints</h2>
               {rules.length === 0 ? (
@@ -158,11 +160,11 @@ export function TagPage({ id }: { id: string }) {
             <PageHeader title={t.id} kicker={<a href="/tags">Tags</a>}>
               {t.info?.description && <p class="lead">{t.info.description}</p>}
             </PageHeader>
-            <dl class="facts">
+            <Facts>
               <IdFact id={t.id} />
               <OwnerFact teams={teams} owner={tagOwner(t)} />
               <Fact label="Under">{parts.length > 1 ? <TagLinks tags={[parts.slice(0, -1).join("/")]} /> : undefined}</Fact>
-            </dl>
+            </Facts>
             <LinksSection links={t.links} />
             <ValuesSection title="Properties" id="properties" values={t.properties} />
           </>

@@ -1,9 +1,10 @@
 import { enc, get, pagePath, type Certification, type ClassificationScheme } from "../api.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "../components/catalog-parts.js";
-import { GovernanceNav } from "./policies.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
+import { GovernanceNav } from "../components/section-nav.js";
+import { ListTable } from "../components/list-parts.js";
 
-/** Classification schemes and certifications (docs/policies.md), and the certifications a product holds. */
+/** Classification schemes and certifications (docs/policies.md). */
 
 export function ClassificationSchemeList() {
   const schemes = useLoad(() => get<ClassificationScheme[]>("/api/classification-schemes"), []);
@@ -60,11 +61,11 @@ export function ClassificationSchemePage({ id }: { id: string }) {
       <PageHeader title={s.name} kicker={<a href="/classification-schemes">Classification schemes</a>}>
         {s.description && <p class="lead">{s.description}</p>}
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={s.id} />
         <Fact label="Written to">{s.customProperty ?? `classification.${s.id}`}</Fact>
         <Fact label="Default">{s.customProperty === "classification" ? "yes: the standard classification field" : undefined}</Fact>
-      </dl>
+      </Facts>
       <Tiers scheme={s} />
     </>
   );
@@ -81,14 +82,14 @@ export function CertificationPage({ id }: { id: string }) {
       <PageHeader title={c.name} kicker={<a href="/certifications">Certifications</a>}>
         {c.description && <p class="lead">{c.description}</p>}
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={c.id} />
         <Fact label="Tag">
           <code>{c.tag}</code>
         </Fact>
         <Fact label="Assigned by">{c.restricted ? "the organization only (restricted)" : "the product's team"}</Fact>
         <Fact label="Criteria">{c.criteria}</Fact>
-      </dl>
+      </Facts>
     </>
   );
 }
@@ -101,48 +102,27 @@ export function CertificationList() {
       <PageHeader title="Certifications">
         <p class="lead">Quality levels a data product holds by carrying their tag. Restricted ones are assigned by the organization only.</p>
       </PageHeader>
-      <ErrorBox error={certifications.error} />
-      {certifications.loading && !certifications.data ? (
-        <Loading />
-      ) : certifications.data?.length === 0 ? (
-        <Empty>No certifications yet.</Empty>
-      ) : (
-        <Table columns={["Certification", "Tag", "Criteria"]} caption="Certifications">
-          {[...(certifications.data ?? [])]
-            .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity))
-            .map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <a class="strong" href={pagePath("certifications", c.id)}>
-                    {c.name}
-                  </a>{" "}
-                  {c.restricted && <Badge tone="warn">restricted</Badge>}
-                  {c.description && <div class="sub">{c.description}</div>}
-                </td>
-                <td data-label="Tag">
-                  <code>{c.tag}</code>
-                </td>
-                <td data-label="Criteria">{c.criteria ?? ""}</td>
-              </tr>
-            ))}
-        </Table>
-      )}
+      <ListTable
+        list={{ ...certifications, data: certifications.data && [...certifications.data].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity)) }}
+        empty="No certifications yet."
+        columns={["Certification", "Tag", "Criteria"]}
+        caption="Certifications"
+        row={(c) => (
+          <tr key={c.id}>
+            <td>
+              <a class="strong" href={pagePath("certifications", c.id)}>
+                {c.name}
+              </a>{" "}
+              {c.restricted && <Badge tone="warn">restricted</Badge>}
+              {c.description && <div class="sub">{c.description}</div>}
+            </td>
+            <td data-label="Tag">
+              <code>{c.tag}</code>
+            </td>
+            <td data-label="Criteria">{c.criteria ?? ""}</td>
+          </tr>
+        )}
+      />
     </>
-  );
-}
-
-/** The certifications a data product holds: those whose tag it carries. */
-export function ProductCertifications({ tags }: { tags: readonly string[] }) {
-  const certifications = useLoad(() => get<Certification[]>("/api/certifications"), []);
-  const held = (certifications.data ?? []).filter((c) => tags.includes(c.tag));
-  if (held.length === 0) return null;
-  return (
-    <p aria-label="Certifications">
-      {held.map((c) => (
-        <Badge key={c.id} tone="ok">
-          {`${c.name} certified`}
-        </Badge>
-      ))}
-    </p>
   );
 }

@@ -1,7 +1,8 @@
 import { get, type Connector } from "../api.js";
 import { useSession } from "../session.js";
 import { Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact, NameCell, ReadOne, ValuesSection } from "../components/catalog-parts.js";
+import { NameCell, ReadOne, ValuesSection } from "../components/catalog-parts.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
 import { OwnersOnly, SettingsNav } from "../components/settings.js";
 
 /**
@@ -65,12 +66,12 @@ export function ConnectorPage({ id }: { id: string }) {
             <PageHeader title={c.id} kicker={<a href="/connectors">Connectors</a>}>
               {c.info.description && <p class="lead">{c.info.description}</p>}
             </PageHeader>
-            <dl class="facts">
+            <Facts>
               <IdFact id={c.id} />
               <Fact label="Type">{c.info.type}</Fact>
               <Fact label="Version">{c.info.connectorVersion}</Fact>
               <Fact label="Last event processed">{lastEventId ? <code>{lastEventId}</code> : <span class="muted">none yet</span>}</Fact>
-            </dl>
+            </Facts>
             <ValuesSection title="State" id="state" values={kept} />
             <ValuesSection title="Custom properties" id="custom" values={c.custom} />
           </>

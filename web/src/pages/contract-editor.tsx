@@ -1,13 +1,14 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiError, call, enc, getText, type ChangeReport, type DataContract, type NormalizedModel } from "../api.js";
-import { contractSummary, isOdcs } from "../documents.js";
+import { contractSummary, isOdcs, schemaList } from "../documents.js";
 import { CodeEditor } from "../editor.js";
-import { ErrorBox, Field, TeamOptions } from "../ui.js";
+import { ErrorBox, Field } from "../ui.js";
 import type { LineProblem } from "../yaml-text.js";
-import { ModelTables, schemaList } from "./datacontracts.js";
-import { useOwnTeams } from "./dataproduct-editor.js";
 import { DocumentEditor, type Doc, type FormProps, type Resource } from "../components/document-editor.js";
 import { PolicyCheck } from "../components/policy-check.js";
+import { ModelTables } from "../components/model-tables.js";
+import { OwnerTeamField } from "../components/owner-team.js";
+import { SuggestingInput } from "../components/suggesting-input.js";
 
 const CONTRACT: Resource = { plural: "datacontracts", noun: "data contract", listTitle: "Data contracts" };
 
@@ -31,7 +32,6 @@ const isSpecField = (field: string) => /^schema(\[0\])?\.specification(\b|\.|\[|
 
 /** The Data Contract Specification 0.9 form: the contract's facts and its typed schema, checked by line. */
 function ContractForm({ doc, onChange, errors, violations }: FormProps) {
-  const teams = useOwnTeams();
   const info = (doc.info ?? {}) as Record<string, unknown>;
   const schema = schemaList(doc)[0] ?? { type: "dbt", specification: "" };
   const spec = typeof schema.specification === "string" ? schema.specification : JSON.stringify(schema.specification ?? "", null, 2);
@@ -44,9 +44,6 @@ function ContractForm({ doc, onChange, errors, violations }: FormProps) {
     setPreview(undefined);
     setCheckError(undefined);
   };
-  useEffect(() => {
-    if (!info.owner && teams[0]) onChange({ ...doc, info: { ...info, owner: teams[0].id } });
-  }, [teams.length]);
   const prefix = specPath(doc);
   // Problems inside the schema text carry their own line; the check button's come without the prefix.
   const problems: LineProblem[] = [
@@ -63,20 +60,9 @@ function ContractForm({ doc, onChange, errors, violations }: FormProps) {
         <Field label="Version" id="version" error={errors["info.version"]}>
           <input id="version" required value={String(info.version ?? "")} onInput={(e) => setInfo("version", e.currentTarget.value)} aria-invalid={!!errors["info.version"] || undefined} />
         </Field>
-        <Field label="Owner team" id="owner" error={errors["info.owner"]}>
-          <select id="owner" value={String(info.owner ?? "")} onChange={(e) => setInfo("owner", e.currentTarget.value)}>
-            {teams.length === 0 && <option value="">You act for no team</option>}
-            {info.owner && !teams.some((t) => t.id === info.owner) ? <option value={String(info.owner)}>{String(info.owner)}</option> : null}
-            <TeamOptions teams={teams} />
-          </select>
-        </Field>
+        <OwnerTeamField id="owner" doc={doc} onChange={onChange} error={errors["info.owner"]} />
         <Field label="Status" id="contract-status">
-          <input id="contract-status" value={String(info.status ?? "")} onInput={(e) => setInfo("status", e.currentTarget.value)} list="contract-statuses" />
-          <datalist id="contract-statuses">
-            <option value="draft" />
-            <option value="active" />
-            <option value="deprecated" />
-          </datalist>
+          <SuggestingInput id="contract-status" list="contract-statuses" value={String(info.status ?? "")} onValue={(v) => setInfo("status", v)} suggestions={["draft", "active", "deprecated"]} />
         </Field>
       </div>
       <Field label="Description" id="description">

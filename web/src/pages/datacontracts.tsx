@@ -1,12 +1,15 @@
 import { useState } from "preact/hooks";
-import { enc, get, withQuery, type ContractView, type DataContract, type NormalizedField, type NormalizedModel, type SchemaObject, type Team } from "../api.js";
-import { contractSummary } from "../documents.js";
+import { enc, get, withQuery, type ContractView, type DataContract, type Team } from "../api.js";
+import { contractSummary, schemaList } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
-import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Loading, PageHeader, useDebounced, useLoad } from "../ui.js";
 import { ContractHistory } from "../components/contract-history.js";
 import { Promises, useLatestChecks, ViewModels } from "../components/contract-view.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 
 const FILTERS = ["q", "teamId"] as const;
 
@@ -21,66 +24,45 @@ export function DataContractList() {
       <PageHeader
         title="Data contracts"
         actions={
-          canCreate(session) && (
-            <a class="button primary" href="/datacontracts/new">
-              New data contract
-            </a>
-          )
+          canCreate(session) && <NewButton href="/datacontracts/new">New data contract</NewButton>
         }
       >
         <p class="lead">Agreements on the data behind output ports: schemas, terms and quality.</p>
       </PageHeader>
       <CatalogFilters q={filters.q} onQ={(v) => setFilter("q", v)} teamId={filters.teamId} onTeamId={(v) => setFilter("teamId", v)} teams={teams.data} />
-      <ErrorBox error={contracts.error} />
-      {contracts.loading && !contracts.data ? (
-        <Loading />
-      ) : contracts.data?.length === 0 ? (
-        <Empty>{filters.q || filters.teamId ? "No data contract matches these filters." : "No data contracts yet."}</Empty>
-      ) : (
-        <Table columns={["Title", "Version", "Owner", "Format", "Status"]} caption="Data contracts">
-          {contracts.data?.map((c) => {
-            const s = contractSummary(c);
-            return (
-              <tr key={c.id}>
-                <td>
-                  <a class="strong" href={`/datacontracts/${enc(c.id)}`}>
-                    {s.title}
-                  </a>
-                  <div class="sub">
-                    <code>{c.id}</code>
-                  </div>
-                </td>
-                <td data-label="Version">{s.version ?? <span class="muted">—</span>}</td>
-                <td data-label="Owner">
-                  <TeamLink teams={teams.data} id={s.owner} />
-                </td>
-                <td data-label="Format">
-                  {s.format === "odcs" ? (
-                    <Badge tone="info">ODCS</Badge>
-                  ) : (
-                    schemaList(c).map((x, i) => (
-                      <Badge key={i} tone="info">
-                        {x.type}
-                      </Badge>
-                    ))
-                  )}
-                </td>
-                <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
-              </tr>
-            );
-          })}
-        </Table>
-      )}
+      <ListTable
+        list={contracts}
+        empty={filters.q || filters.teamId ? "No data contract matches these filters." : "No data contracts yet."}
+        columns={["Title", "Version", "Owner", "Format", "Status"]}
+        caption="Data contracts"
+        row={(c) => {
+          const s = contractSummary(c);
+          return (
+            <tr key={c.id}>
+              <NameCell kind="datacontracts" id={c.id} name={s.title} />
+              <td data-label="Version">{s.version ?? <span class="muted">—</span>}</td>
+              <td data-label="Owner">
+                <TeamLink teams={teams.data} id={s.owner} />
+              </td>
+              <td data-label="Format">
+                {s.format === "odcs" ? (
+                  <Badge tone="info">ODCS</Badge>
+                ) : (
+                  schemaList(c).map((x, i) => (
+                    <Badge key={i} tone="info">
+                      {x.type}
+                    </Badge>
+                  ))
+                )}
+              </td>
+              <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
+            </tr>
+          );
+        }}
+      />
     </>
   );
 }
-
-/** The schemas of a Data Contract Specification 0.9 document (one or a list); none for other formats. */
-export const schemaList = (c: { schema?: unknown }): SchemaObject[] => {
-  const s = c.schema as SchemaObject | SchemaObject[] | undefined;
-  if (Array.isArray(s)) return s.filter((x) => x && typeof x === "object" && "type" in x);
-  return s && typeof s === "object" && "type" in s ? [s] : [];
-};
 
 export function DataContractPage({ id }: { id: string }) {
   const { session } = useSession();
@@ -105,68 +87,31 @@ export function DataContractPage({ id }: { id: string }) {
             <a class="button" href={`/api/datacontracts/${enc(c.id)}/datacontract.yaml`} download={`${c.id}.yaml`}>
               Download YAML
             </a>
-            {canActFor(session, s.owner) && (
-              <>
-                <a class="button" href={`/datacontracts/${enc(c.id)}/edit`}>
-                  Edit
-                </a>
-                <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                  Delete
-                </button>
-              </>
-            )}
+            {canActFor(session, s.owner) && <EditAndDelete editHref={`/datacontracts/${enc(c.id)}/edit`} onDelete={() => setDeleting(true)} />}
           </>
         }
       >
         {s.description && <p class="lead">{s.description}</p>}
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{c.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Version</dt>
-          <dd>{s.version ?? "—"}</dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>
-            <TeamLink teams={teams.data} id={s.owner} />
-          </dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>{s.status ? <Badge>{s.status}</Badge> : "—"}</dd>
-        </div>
-        <div>
-          <dt>Format</dt>
-          <dd>{v ? `${v.formatLabel}${v.formatVersion ? ` (${v.formatVersion})` : ""}` : s.format === "odcs" ? "Open Data Contract Standard" : "Data Contract Specification"}</dd>
-        </div>
-        {v?.domain && (
-          <div>
-            <dt>Domain</dt>
-            <dd>{v.domain}</dd>
-          </div>
-        )}
-        {v?.dataProduct && (
-          <div>
-            <dt>Data product</dt>
-            <dd>{v.dataProduct}</dd>
-          </div>
-        )}
-        {provider?.dataProductId && (
-          <div>
-            <dt>Provided by</dt>
-            <dd>
+      <Facts>
+        <IdFact id={c.id} />
+        <Fact label="Version">{s.version ?? "—"}</Fact>
+        <Fact label="Owner">
+          <TeamLink teams={teams.data} id={s.owner} />
+        </Fact>
+        <Fact label="Status">{s.status ? <Badge>{s.status}</Badge> : "—"}</Fact>
+        <Fact label="Format">{v ? `${v.formatLabel}${v.formatVersion ? ` (${v.formatVersion})` : ""}` : s.format === "odcs" ? "Open Data Contract Standard" : "Data Contract Specification"}</Fact>
+        <Fact label="Domain">{v?.domain}</Fact>
+        <Fact label="Data product">{v?.dataProduct}</Fact>
+        <Fact label="Provided by">
+          {provider?.dataProductId && (
+            <>
               <a href={`/dataproducts/${enc(provider.dataProductId)}`}>{provider.dataProductId}</a>
               {provider.outputPortId && <span class="muted"> · {provider.outputPortId}</span>}
-            </dd>
-          </div>
-        )}
-      </dl>
+            </>
+          )}
+        </Fact>
+      </Facts>
       <ErrorBox error={view.error} title="What the contract promises could not be read" />
       {v && <Promises view={v} />}
       <section aria-labelledby="models">
@@ -198,56 +143,3 @@ export function DataContractPage({ id }: { id: string }) {
     </>
   );
 }
-
-/** Types that fields refer to (`ref`), each described once, shown as one more table after the models. */
-function flatten(fields: NormalizedField[], prefix = "", depth = 0): Array<NormalizedField & { path: string; depth: number }> {
-  const rows: Array<NormalizedField & { path: string; depth: number }> = [];
-  for (const f of fields) {
-    const path = prefix ? `${prefix}.${f.name}` : f.name;
-    rows.push({ ...f, path, depth });
-    if (f.fields) rows.push(...flatten(f.fields, path, depth + 1));
-    if (f.items?.fields) rows.push(...flatten(f.items.fields, `${path}[]`, depth + 1));
-  }
-  return rows;
-}
-
-export function ModelTables({ models }: { models: NormalizedModel[] }) {
-  if (models.length === 0) return <Empty>This schema defines no models (custom schemas are not parsed).</Empty>;
-  return (
-    <>
-      {models.map((m) => (
-        <article class="model" key={m.name} aria-labelledby={`model-${m.name}`}>
-          <header class="card-header">
-            <h3 id={`model-${m.name}`}>{m.name}</h3>
-            <Badge tone="info">{m.kind}</Badge>
-          </header>
-          {m.description && <p>{m.description}</p>}
-          {m.tests && m.tests.length > 0 && (
-            <p class="muted">
-              Model tests: {m.tests.map((t) => <code class="test" key={t}>{t}</code>)}
-            </p>
-          )}
-          <Table columns={["Field", "Type", "Required", "Description", "Tests"]} caption={`Fields of ${m.name}`} class="fields">
-            {flatten(m.fields).map((f) => (
-              <tr key={f.path}>
-                <th scope="row" class={`field-name depth-${Math.min(f.depth, 4)}`}>
-                  <code>{f.depth > 0 ? f.path : f.name}</code>
-                </th>
-                <td data-label="Type">
-                  <span class="type">{f.type}</span>
-                  {f.items && <span class="muted"> of {f.items.type}</span>}
-                  {f.physicalType && f.physicalType.toLowerCase() !== f.type && <div class="sub">{f.physicalType}</div>}
-                  {f.ref && <div class="sub">see definitions: {f.ref}</div>}
-                </td>
-                <td data-label="Required">{f.required ? <Badge tone="ok">required</Badge> : <span class="muted">optional</span>}</td>
-                <td data-label="Description">{f.description ?? <span class="muted">—</span>}</td>
-                <td data-label="Tests">{f.tests?.length ? f.tests.map((t) => <code class="test" key={t}>{t}</code>) : <span class="muted">—</span>}</td>
-              </tr>
-            ))}
-          </Table>
-        </article>
-      ))}
-    </>
-  );
-}
-

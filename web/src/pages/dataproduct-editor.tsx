@@ -1,10 +1,9 @@
-import { useEffect } from "preact/hooks";
-import { get, type DataContract, type DataProduct, type Team } from "../api.js";
+import { get, type DataContract, type DataProduct } from "../api.js";
 import { contractSummary, isOdps, productSummary } from "../documents.js";
-import { canActFor, useSession } from "../session.js";
-import { Field, TeamOptions, useLoad } from "../ui.js";
+import { Field, useLoad } from "../ui.js";
 import { ID_RULE } from "../words.js";
 import { DocumentEditor, type Doc, type FormProps, type Resource } from "../components/document-editor.js";
+import { OwnerTeamField } from "../components/owner-team.js";
 
 const PRODUCT: Resource = { plural: "dataproducts", noun: "data product", listTitle: "Data products" };
 
@@ -19,25 +18,13 @@ function contractLabel(c: DataContract, all: DataContract[]): string {
   return `${title}${version ? ` ${version}` : ""}${shared ? ` — ${c.id}` : ""}`;
 }
 
-/** The person's teams, for owner selects: owners of the organization may choose any team. */
-export function useOwnTeams(): Team[] {
-  const { session } = useSession();
-  const teams = useLoad(() => get<Team[]>("/api/teams"), []);
-  return (teams.data ?? []).filter((t) => canActFor(session, t.id));
-}
-
 /** The Data Product Specification form: the product's facts and its output ports. ODPS documents are edited as YAML. */
 function ProductForm({ doc, onChange, errors }: FormProps) {
-  const teams = useOwnTeams();
   const contracts = useLoad(() => get<DataContract[]>("/api/datacontracts"), []);
   const info = (doc.info ?? {}) as Record<string, unknown>;
   const ports = (Array.isArray(doc.outputPorts) ? doc.outputPorts : []) as Port[];
   const setInfo = (k: string, v: string) => onChange({ ...doc, info: { ...info, [k]: v === "" && k !== "title" && k !== "owner" ? undefined : v } });
   const setPort = (i: number, next: Port) => onChange({ ...doc, outputPorts: ports.map((p, j) => (j === i ? next : p)) });
-  useEffect(() => {
-    // A new product belongs to one of the person's teams from the start.
-    if (!info.owner && teams[0]) onChange({ ...doc, info: { ...info, owner: teams[0].id } });
-  }, [teams.length]);
   const tags = Array.isArray(doc.tags) ? (doc.tags as string[]).join(", ") : "";
   return (
     <>
@@ -45,13 +32,7 @@ function ProductForm({ doc, onChange, errors }: FormProps) {
         <Field label="Title" id="product-title" error={errors["info.title"]}>
           <input id="product-title" required value={String(info.title ?? "")} onInput={(e) => setInfo("title", e.currentTarget.value)} aria-invalid={!!errors["info.title"] || undefined} />
         </Field>
-        <Field label="Owner team" id="product-owner" error={errors["info.owner"]}>
-          <select id="product-owner" value={String(info.owner ?? "")} onChange={(e) => setInfo("owner", e.currentTarget.value)}>
-            {teams.length === 0 && <option value="">You act for no team</option>}
-            {info.owner && !teams.some((t) => t.id === info.owner) ? <option value={String(info.owner)}>{String(info.owner)}</option> : null}
-            <TeamOptions teams={teams} />
-          </select>
-        </Field>
+        <OwnerTeamField id="product-owner" doc={doc} onChange={onChange} error={errors["info.owner"]} />
         <Field label="Status" id="product-status" error={errors["info.status"]}>
           <select id="product-status" value={String(info.status ?? "")} onChange={(e) => setInfo("status", e.currentTarget.value)}>
             <option value="">No status</option>

@@ -1,14 +1,17 @@
 import { useState } from "preact/hooks";
-import { ProductCertifications } from "./certifications.js";
 import { enc, get, withQuery, type Access, type DataProduct, type Team } from "../api.js";
 import { outputPorts, productSummary, type PortSummary } from "../documents.js";
 import { canActFor, useSession } from "../session.js";
 import { DeleteDialog } from "../dialogs.js";
-import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad, Table } from "../ui.js";
+import { Badge, CatalogFilters, Empty, ErrorBox, Field, Loading, PageHeader, useDebounced, useLoad } from "../ui.js";
 import { AccessTable, RequestAccessDialog } from "../components/access-parts.js";
 import { canCreate, TeamLink, useUrlFilters } from "../components/catalog-links.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 import { LineagePanel, ReadsWithoutAgreement } from "../components/lineage-panel.js";
 import { UsagePanel, UsesWithoutAgreement } from "../components/usage-panel.js";
+import { ProductCertifications } from "../components/product-certifications.js";
 
 const STATUSES = ["proposed", "in development", "active", "deprecated", "retired"];
 const FILTERS = ["q", "teamId", "status", "archetype"] as const;
@@ -44,11 +47,7 @@ export function DataProductList() {
       <PageHeader
         title="Data products"
         actions={
-          canCreate(session) && (
-            <a class="button primary" href="/dataproducts/new">
-              New data product
-            </a>
-          )
+          canCreate(session) && <NewButton href="/dataproducts/new">New data product</NewButton>
         }
       >
         <p class="lead">What the organization's teams offer, and through which output ports.</p>
@@ -57,12 +56,10 @@ export function DataProductList() {
         <ChoiceFilter label="Status" id="status" value={filters.status} choices={STATUSES} onChange={(v) => setFilter("status", v)} />
         <ChoiceFilter label="Archetype" id="archetype" value={filters.archetype} choices={ARCHETYPES} onChange={(v) => setFilter("archetype", v)} />
       </CatalogFilters>
-      <ErrorBox error={products.error} />
-      {products.loading && !products.data ? (
-        <Loading />
-      ) : products.data && products.data.length === 0 ? (
-        <Empty>
-          {filtered ? (
+      <ListTable
+        list={products}
+        empty={
+          filtered ? (
             "No data product matches these filters."
           ) : canCreate(session) ? (
             <>
@@ -70,35 +67,27 @@ export function DataProductList() {
             </>
           ) : (
             "No data products yet. The teams of the organization create them."
-          )}
-        </Empty>
-      ) : (
-        <Table columns={["Title", "Owner", "Status", "Output ports"]} caption="Data products" busy={products.loading}>
-          {products.data?.map((p) => {
-            const s = productSummary(p);
-            return (
-              <tr key={p.id}>
-                <td>
-                  <a href={`/dataproducts/${enc(p.id)}`} class="strong">
-                    {s.title}
-                  </a>
-                  <div class="sub">
-                    <code>{p.id}</code>
-                    {s.description && <span> · {s.description}</span>}
-                  </div>
-                </td>
-                <td data-label="Owner">
-                  <TeamLink teams={teams.data} id={s.owner} />
-                </td>
-                <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
-                <td class="num" data-label="Output ports">
-                  {outputPorts(p).length}
-                </td>
-              </tr>
-            );
-          })}
-        </Table>
-      )}
+          )
+        }
+        columns={["Title", "Owner", "Status", "Output ports"]}
+        caption="Data products"
+        busy
+        row={(p) => {
+          const s = productSummary(p);
+          return (
+            <tr key={p.id}>
+              <NameCell kind="dataproducts" id={p.id} name={s.title} description={s.description} />
+              <td data-label="Owner">
+                <TeamLink teams={teams.data} id={s.owner} />
+              </td>
+              <td data-label="Status">{s.status ? <Badge>{s.status}</Badge> : <span class="muted">—</span>}</td>
+              <td class="num" data-label="Output ports">
+                {outputPorts(p).length}
+              </td>
+            </tr>
+          );
+        }}
+      />
     </>
   );
 }
@@ -124,67 +113,30 @@ export function DataProductPage({ id }: { id: string }) {
         title={s.title}
         kicker={<a href="/dataproducts">Data products</a>}
         actions={
-          mine && (
-            <>
-              <a class="button" href={`/dataproducts/${enc(p.id)}/edit`}>
-                Edit
-              </a>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                Delete
-              </button>
-            </>
-          )
+          mine && <EditAndDelete editHref={`/dataproducts/${enc(p.id)}/edit`} onDelete={() => setDeleting(true)} />
         }
       >
         {s.description && <p class="lead">{s.description}</p>}
         <ProductCertifications tags={Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === "string") : []} />
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{p.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Owner</dt>
-          <dd>
-            <TeamLink teams={teams.data} id={s.owner} />
-          </dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>{s.status ? <Badge>{s.status}</Badge> : "—"}</dd>
-        </div>
-        {s.format === "dps" && p.info?.archetype && (
-          <div>
-            <dt>Archetype</dt>
-            <dd>{p.info.archetype}</dd>
-          </div>
-        )}
-        {s.format === "dps" && p.info?.maturity && (
-          <div>
-            <dt>Maturity</dt>
-            <dd>{p.info.maturity}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Format</dt>
-          <dd>{s.format === "odps" ? "Open Data Product Standard" : "Data Product Specification"}</dd>
-        </div>
-        {s.tags.length > 0 && (
-          <div>
-            <dt>Tags</dt>
-            <dd>
-              {s.tags.map((t) => (
-                <span class="tag" key={t}>
-                  {t}
-                </span>
-              ))}
-            </dd>
-          </div>
-        )}
-      </dl>
+      <Facts>
+        <IdFact id={p.id} />
+        <Fact label="Owner">
+          <TeamLink teams={teams.data} id={s.owner} />
+        </Fact>
+        <Fact label="Status">{s.status ? <Badge>{s.status}</Badge> : "—"}</Fact>
+        <Fact label="Archetype">{s.format === "dps" && p.info?.archetype}</Fact>
+        <Fact label="Maturity">{s.format === "dps" && p.info?.maturity}</Fact>
+        <Fact label="Format">{s.format === "odps" ? "Open Data Product Standard" : "Data Product Specification"}</Fact>
+        <Fact label="Tags">
+          {s.tags.length > 0 &&
+            s.tags.map((t) => (
+              <span class="tag" key={t}>
+                {t}
+              </span>
+            ))}
+        </Fact>
+      </Facts>
 
       <section aria-labelledby="ports">
         <h2 id="ports">Output ports</h2>
@@ -202,28 +154,17 @@ export function DataProductPage({ id }: { id: string }) {
                 </div>
               </header>
               {port.description && <p>{port.description}</p>}
-              <dl class="facts compact">
-                <div>
-                  <dt>Port id</dt>
-                  <dd>
-                    <code>{port.id}</code>
-                  </dd>
-                </div>
-                <div>
-                  <dt>Data contract</dt>
-                  <dd>{port.contractId ? <a href={`/datacontracts/${enc(port.contractId)}`}>{port.contractId}</a> : <span class="muted">none</span>}</dd>
-                </div>
+              <Facts look="compact">
+                <IdFact label="Port id" id={port.id} />
+                <Fact label="Data contract">{port.contractId ? <a href={`/datacontracts/${enc(port.contractId)}`}>{port.contractId}</a> : <span class="muted">none</span>}</Fact>
                 {port.server &&
                   typeof port.server === "object" &&
                   Object.entries(port.server).map(([k, v]) => (
-                    <div key={k}>
-                      <dt>{k}</dt>
-                      <dd>
-                        <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>
-                      </dd>
-                    </div>
+                    <Fact key={k} label={k}>
+                      <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>
+                    </Fact>
                   ))}
-              </dl>
+              </Facts>
               <div class="card-actions">
                 <button type="button" class="primary" onClick={() => setRequesting(port)}>
                   Request access

@@ -1,7 +1,7 @@
 import type { Static } from "@sinclair/typebox";
 import { useEffect, useState } from "preact/hooks";
 import { call, get, withQuery } from "../api.js";
-import type { NotificationSchema, NotificationSettingsSchema } from "../../../src/modules/notifications/shapes.js";
+import type { NotificationSchema, NotificationSettingsSchema, UnreadCountSchema } from "../../../src/modules/notifications/shapes.js";
 import { Empty, ErrorBox, Loading, PageHeader, useLoad, When } from "../ui.js";
 import { KIND_LABELS } from "../components/notification-kinds.js";
 
@@ -18,7 +18,7 @@ export function NotificationBell({ path }: { path: string }) {
   const [unread, setUnread] = useState<number | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    const load = () => get<{ unread: number }>("/api/notifications/unread-count").then((r) => live && setUnread(r.unread), () => undefined);
+    const load = () => get<Static<typeof UnreadCountSchema>>("/api/notifications/unread-count").then((r) => live && setUnread(r.unread), () => undefined);
     load();
     const timer = window.setInterval(load, POLL_MS);
     window.addEventListener(CHANGED, load);

@@ -1,30 +1,12 @@
 import { useState } from "preact/hooks";
-import { call, enc, get, pagePath, type AccessPolicyView, type DryRun, type Policy, type PageKind } from "../api.js";
-import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
-import { Fact, IdFact } from "../components/catalog-parts.js";
+import { call, enc, get, pagePath, type DryRun, type Policy } from "../api.js";
+import { Badge, ErrorBox, Loading, PageHeader, Table, useLoad } from "../ui.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
+import { GovernanceNav } from "../components/section-nav.js";
+import { ListTable } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
 
 /** Policies with their rules, classification schemes and certifications (docs/policies.md). */
-
-const SECTIONS: Array<{ kind: PageKind; label: string }> = [
-  { kind: "policies", label: "Policies" },
-  { kind: "classification-schemes", label: "Classification schemes" },
-  { kind: "certifications", label: "Certifications" },
-];
-
-/** The governance menu entry covers these pages. */
-export const GOVERNANCE_KINDS = SECTIONS.map((s) => s.kind);
-
-export function GovernanceNav({ current }: { current: PageKind }) {
-  return (
-    <nav class="subnav" aria-label="Governance">
-      {SECTIONS.map((s) => (
-        <a key={s.kind} href={`/${s.kind}`} aria-current={s.kind === current ? "page" : undefined}>
-          {s.label}
-        </a>
-      ))}
-    </nav>
-  );
-}
 
 const STATUS_TONE: Record<string, string> = { Accepted: "ok", Draft: "muted", Rejected: "warn", Deprecated: "muted" };
 const EFFECT_WORDS: Record<string, string> = { deny: "refuses", warn: "warns", "require-approvals": "requires approvals" };
@@ -37,31 +19,21 @@ export function PolicyList() {
       <PageHeader title="Policies">
         <p class="lead">The organization's rules of play. Accepted policies with a rule decide at their gates.</p>
       </PageHeader>
-      <ErrorBox error={policies.error} />
-      {policies.loading && !policies.data ? (
-        <Loading />
-      ) : policies.data?.length === 0 ? (
-        <Empty>No policies yet.</Empty>
-      ) : (
-        <Table columns={["Policy", "Status", "Rule"]} caption="Policies">
-          {policies.data?.map((p) => (
-            <tr key={p.id}>
-              <td>
-                <a class="strong" href={pagePath("policies", p.id)}>
-                  {p.name}
-                </a>
-                <div class="sub">
-                  <code>{p.id}</code>
-                </div>
-              </td>
-              <td data-label="Status">
-                <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>
-              </td>
-              <td data-label="Rule">{p.rule ? `${EFFECT_WORDS[p.rule.effect]} at ${p.rule.gates.join(", ")}` : <span class="muted">prose only</span>}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={policies}
+        empty="No policies yet."
+        columns={["Policy", "Status", "Rule"]}
+        caption="Policies"
+        row={(p) => (
+          <tr key={p.id}>
+            <NameCell kind="policies" id={p.id} name={p.name} />
+            <td data-label="Status">
+              <Badge tone={STATUS_TONE[p.status ?? "Draft"]}>{p.status ?? "Draft"}</Badge>
+            </td>
+            <td data-label="Rule">{p.rule ? `${EFFECT_WORDS[p.rule.effect]} at ${p.rule.gates.join(", ")}` : <span class="muted">prose only</span>}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }
@@ -80,10 +52,10 @@ export function PolicyPage({ id }: { id: string }) {
           {p.status === "Accepted" ? "Enforced at its gates." : "Not enforced: only Accepted policies decide."}
         </p>
       </PageHeader>
-      <dl class="facts">
+      <Facts>
         <IdFact id={p.id} />
         <Fact label="Status">{p.status ?? "Draft"}</Fact>
-      </dl>
+      </Facts>
       {p.content && (
         <section aria-labelledby="content">
           <h2 id="content">What it says</h2>
@@ -93,21 +65,14 @@ export function PolicyPage({ id }: { id: string }) {
       {p.rule ? (
         <section aria-labelledby="rule">
           <h2 id="rule">Rule</h2>
-          <dl class="facts">
-            <dt>Effect</dt>
-            <dd>
+          <Facts>
+            <Fact label="Effect">
               {p.rule.effect}
               {p.rule.approvals ? ` (${p.rule.approvals.count} distinct approvers)` : ""}
-            </dd>
-            <dt>Gates</dt>
-            <dd>{p.rule.gates.join(", ")}</dd>
-            {p.rule.message && (
-              <>
-                <dt>Message</dt>
-                <dd>{p.rule.message}</dd>
-              </>
-            )}
-          </dl>
+            </Fact>
+            <Fact label="Gates">{p.rule.gates.join(", ")}</Fact>
+            <Fact label="Message">{p.rule.message}</Fact>
+          </Facts>
           <pre class="code">
             <code>{p.rule.condition}</code>
           </pre>
@@ -182,46 +147,6 @@ function TryIt({ policy }: { policy: Policy }) {
           )}
         </div>
       )}
-    </section>
-  );
-}
-
-/**
- * What the policies say about an access now (GET /api/access/{id}/policies): shown on the
- * access's page, so the person about to approve sees each policy's verdict, the values it read,
- * and how many approvals the access has and needs.
- */
-export function AccessPolicies({ id, version }: { id: string; version?: unknown }) {
-  const view = useLoad(() => get<AccessPolicyView>(`/api/access/${enc(id)}/policies`), [id, version]);
-  if (view.error) return <ErrorBox error={view.error} title="What the policies say could not be read" />;
-  const v = view.data;
-  if (!v || (v.verdicts.length === 0 && v.requirements.length === 0)) return null;
-  return (
-    <section aria-labelledby="policy-verdicts">
-      <h2 id="policy-verdicts">What the policies say</h2>
-      {v.requirements.length > 0 && (
-        <ul class="plain-list" aria-label="Approvals needed">
-          {v.requirements.map((r) => (
-            <li key={r.source}>
-              {r.given} of {r.count} approvals: {r.name}
-              {r.eligibleNow ? " (you may give one)" : ""}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ul class="plain-list" aria-label="Verdicts">
-        {v.verdicts.map((p) => (
-          <li key={`${p.policyId}:${p.gate}`}>
-            <a href={pagePath("policies", p.policyId)}>{p.name}</a>{" "}
-            <Badge tone={p.effect === "deny" || p.effect === "warn" ? "warn" : undefined}>{p.effect === "require-approvals" ? `needs ${p.count ?? 1} approvals` : p.effect}</Badge> at {p.gate}
-            {p.message && <>: {p.message}</>}
-            <div class="sub">
-              read <code>{JSON.stringify(p.read)}</code>
-              {p.error && <> ({p.error})</>}
-            </div>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

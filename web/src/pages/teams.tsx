@@ -6,6 +6,10 @@ import { Confirm, DeleteDialog } from "../dialogs.js";
 import { Badge, Empty, ErrorBox, Field, Loading, PageHeader, useLoad, RowAction, Table } from "../ui.js";
 import { TeamChannels } from "../components/team-channels.js";
 import { AccessTable } from "../components/access-parts.js";
+import { Fact, Facts, IdFact } from "../components/facts.js";
+import { EditAndDelete, ListTable, NewButton } from "../components/list-parts.js";
+import { NameCell } from "../components/catalog-parts.js";
+import { SuggestingInput } from "../components/suggesting-input.js";
 import { DocumentEditor, type FormProps, type Resource } from "../components/document-editor.js";
 
 export function TeamList() {
@@ -16,40 +20,24 @@ export function TeamList() {
       <PageHeader
         title="Teams"
         actions={
-          session.scope === "organization" && (
-            <a class="button primary" href="/teams/new">
-              New team
-            </a>
-          )
+          session.scope === "organization" && <NewButton href="/teams/new">New team</NewButton>
         }
       >
         <p class="lead">Teams own data products and contracts. A member listed in a team acts for it in Steward.</p>
       </PageHeader>
-      <ErrorBox error={teams.error} />
-      {teams.loading ? (
-        <Loading />
-      ) : teams.data?.length === 0 ? (
-        <Empty>No teams yet.</Empty>
-      ) : (
-        <Table columns={["Team", "Type", "Members", "You"]}>
-          {teams.data?.map((t) => (
-            <tr key={t.id}>
-              <td>
-                <a class="strong" href={`/teams/${enc(t.id)}`}>
-                  {t.name}
-                </a>
-                <div class="sub">
-                  <code>{t.id}</code>
-                  {t.description && <span> · {t.description}</span>}
-                </div>
-              </td>
-              <td>{t.type ?? <span class="muted">—</span>}</td>
-              <td class="num">{t.members?.length ?? 0}</td>
-              <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <ListTable
+        list={teams}
+        empty="No teams yet."
+        columns={["Team", "Type", "Members", "You"]}
+        row={(t) => (
+          <tr key={t.id}>
+            <NameCell kind="teams" id={t.id} name={t.name} description={t.description} />
+            <td>{t.type ?? <span class="muted">—</span>}</td>
+            <td class="num">{t.members?.length ?? 0}</td>
+            <td>{session.teamIds.includes(t.id) ? <Badge tone="ok">member</Badge> : <span class="muted">—</span>}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }
@@ -65,12 +53,7 @@ function TeamForm({ doc, onChange, errors }: FormProps) {
           <input id="team-name" required value={String(doc.name ?? "")} onInput={set("name")} aria-invalid={!!errors.name || undefined} />
         </Field>
         <Field label="Type" id="team-type" hint="For example Team, Group or Department." error={errors.type}>
-          <input id="team-type" value={String(doc.type ?? "")} onInput={set("type")} list="team-types" />
-          <datalist id="team-types">
-            <option value="Team" />
-            <option value="Group" />
-            <option value="Department" />
-          </datalist>
+          <SuggestingInput id="team-type" list="team-types" value={String(doc.type ?? "")} onValue={(type) => onChange({ ...doc, type })} suggestions={["Team", "Group", "Department"]} />
         </Field>
       </div>
       <Field label="Description" id="team-description" error={errors.description}>
@@ -131,32 +114,15 @@ export function TeamPage({ id }: { id: string }) {
         title={t.name}
         kicker={<a href="/teams">Teams</a>}
         actions={
-          editable && (
-            <>
-              <a class="button" href={`/teams/${enc(t.id)}/edit`}>
-                Edit
-              </a>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                Delete
-              </button>
-            </>
-          )
+          editable && <EditAndDelete editHref={`/teams/${enc(t.id)}/edit`} onDelete={() => setDeleting(true)} />
         }
       >
         {t.description && <p class="lead">{t.description}</p>}
       </PageHeader>
-      <dl class="facts">
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{t.id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Type</dt>
-          <dd>{t.type ?? "—"}</dd>
-        </div>
-      </dl>
+      <Facts>
+        <IdFact id={t.id} />
+        <Fact label="Type">{t.type ?? "—"}</Fact>
+      </Facts>
       <section aria-labelledby="members">
         <h2 id="members">Members</h2>
         {members.length === 0 ? (
@@ -198,12 +164,7 @@ export function TeamPage({ id }: { id: string }) {
               <input id="member-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
             <Field label="Role in the team" id="member-role">
-              <input id="member-role" value={role} onInput={(e) => setRole(e.currentTarget.value)} list="team-roles" />
-              <datalist id="team-roles">
-                <option value="member" />
-                <option value="owner" />
-                <option value="data steward" />
-              </datalist>
+              <SuggestingInput id="member-role" list="team-roles" value={role} onValue={setRole} suggestions={["member", "owner", "data steward"]} />
             </Field>
             <button type="submit" class="primary">
               Add member

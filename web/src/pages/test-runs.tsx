@@ -1,7 +1,8 @@
 import { get, pagePath, withQuery, type TestResults } from "../api.js";
 import { useLocation } from "../router.js";
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Table, useLoad, When } from "../ui.js";
-import { Fact, IdFact, ReadOne } from "../components/catalog-parts.js";
+import { ReadOne } from "../components/catalog-parts.js";
+import { Facts, Fact, IdFact } from "../components/facts.js";
 import { TestRunTable } from "../components/test-run-table.js";
 
 /**
@@ -43,7 +44,7 @@ export function TestRunPage({ id }: { id: string }) {
                 <Badge>{r.result}</Badge> {checks.length} {checks.length === 1 ? "check" : "checks"}
               </p>
             </PageHeader>
-            <dl class="facts">
+            <Facts>
               <IdFact id={r.id} />
               <Fact label="Data contract">
                 <a href={pagePath("datacontracts", r.dataContractId)}>{r.dataContractId}</a>
@@ -53,7 +54,7 @@ export function TestRunPage({ id }: { id: string }) {
               <Fact label="Data product">{r.dataProductId && <a href={pagePath("dataproducts", r.dataProductId)}>{r.dataProductId}</a>}</Fact>
               <Fact label="Started">{r.timestampStart && <When value={r.timestampStart} />}</Fact>
               <Fact label="Ended">{r.timestampEnd && <When value={r.timestampEnd} />}</Fact>
-            </dl>
+            </Facts>
             <section aria-labelledby="checks">
               <h2 id="checks">Checks</h2>
               {checks.length === 0 ? (
