@@ -32,7 +32,6 @@ import { scopePermits } from "./policies/scopes.js";
 import { registerMetrics } from "./metrics/http.js";
 import { requestContext } from "./metrics/registry.js";
 import { configureParseLimits } from "./schema-formats/index.js";
-import { configureDocumentLimits } from "./modules/catalog/document-limits.js";
 import { closeWorkers, workerQueueDepth } from "./workers/pool.js";
 import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
@@ -104,7 +103,6 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 export async function buildApp(services: Services, options: { logger?: FastifyServerOptions["logger"] } = {}): Promise<App> {
   const { config } = services;
   const { limits } = config;
-  configureDocumentLimits({ documentBytes: limits.documentBytes, pageBytes: limits.pageBytes });
   configureParseLimits({
     maxFields: limits.modelFields,
     maxSpecificationBytes: limits.specificationBytes,

@@ -14,21 +14,6 @@ export interface DocumentLimits {
 
 export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { documentBytes: 4 * 1024 * 1024, pageBytes: 10 * 1024 * 1024 };
 
-/**
- * The limits of the application built last, for the lists that are not yet given their own
- * (lineage runs and usage spans read `documentLimits().pageBytes`). Everything else takes its
- * limits through its constructor; do not add readers of this.
- */
-let lastConfigured: DocumentLimits = DEFAULT_DOCUMENT_LIMITS;
-
-export function configureDocumentLimits(limits: DocumentLimits): void {
-  lastConfigured = { documentBytes: limits.documentBytes, pageBytes: limits.pageBytes };
-}
-
-export function documentLimits(): DocumentLimits {
-  return lastConfigured;
-}
-
 /** Throws 413 when the document's JSON text, as it would be stored, is over the limit. */
 export function checkDocumentSize(label: string, json: string, limits: DocumentLimits): void {
   const bytes = Buffer.byteLength(json, "utf8");

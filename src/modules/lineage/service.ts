@@ -7,7 +7,7 @@ import { badRequest, invalid, notFound, type FieldViolation } from "../../platfo
 import { createAjv, standardViolations } from "../../platform/validation.js";
 import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import { documentLimits } from "../catalog/document-limits.js";
+import type { DocumentLimits } from "../catalog/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
 import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
 import { raiseWithoutAgreement, type SeenRead } from "./violations.js";
@@ -125,6 +125,7 @@ export class LineageService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     retentionDays: number,
+    private readonly limits: DocumentLimits,
   ) {
     this.retention = new Retention("lineage", clock, retentionDays, [
       (cutoff, limit) => lineageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
@@ -186,7 +187,7 @@ export class LineageService {
 
   /** Stored events as JSON text, oldest first; `limit` is one more than the page for the next-page probe. */
   async list(p: Principal, filter: LineageEventFilter, offset: number, limit: number): Promise<{ docs: string[]; cut: boolean }> {
-    return lineageRepository.list(this.database.db, p.organizationId, filter, offset, limit, documentLimits().pageBytes);
+    return lineageRepository.list(this.database.db, p.organizationId, filter, offset, limit, this.limits.pageBytes);
   }
 
   /** Deletes by run, by job namespace (and name), or every event the principal may delete. */

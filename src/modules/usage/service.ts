@@ -7,7 +7,7 @@ import { badRequest, invalid, notFound, type FieldViolation } from "../../platfo
 import { createAjv, standardViolations } from "../../platform/validation.js";
 import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import { documentLimits } from "../catalog/document-limits.js";
+import type { DocumentLimits } from "../catalog/document-limits.js";
 import { lineageRepository } from "../lineage/repository.js";
 import { raiseWithoutAgreement, type SeenRead } from "../lineage/violations.js";
 import { spanCount, spanUses, type SpanUse } from "./otlp.js";
@@ -121,6 +121,7 @@ export class UsageService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     retentionDays: number,
+    private readonly limits: DocumentLimits,
   ) {
     this.retention = new Retention("usage", clock, retentionDays, [
       (cutoff, limit) => usageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
@@ -160,7 +161,7 @@ export class UsageService {
 
   /** Stored spans, ordered by when they started; `limit` is one more than the page for the next-page probe. */
   async list(p: Principal, filter: UsageSpanFilter, offset: number, limit: number) {
-    return usageRepository.list(this.database.db, p.organizationId, filter, offset, limit, documentLimits().pageBytes);
+    return usageRepository.list(this.database.db, p.organizationId, filter, offset, limit, this.limits.pageBytes);
   }
 
   /** Deletes by scope, product, contract or span, or every span the principal may delete. */
