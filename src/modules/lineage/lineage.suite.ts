@@ -57,6 +57,21 @@ export function lineageTests(check: StandardsCheck): void {
       expect((await t.api("GET", `/api/v1/lineage?runId=${run(1)}`)).body).toHaveLength(1);
     });
 
+    it("stores an event without eventType once when it is sent again, alone or twice in one array", async () => {
+      const { eventType: _, ...untyped } = dbtEvent(run(70));
+      for (let i = 0; i < 2; i++) expect((await t.api("POST", "/api/v1/lineage", untyped)).status).toBe(200);
+      expect((await t.api("GET", `/api/v1/lineage?runId=${run(70)}`)).body).toEqual([untyped]);
+
+      const { eventType: __, ...batched } = dbtEvent(run(71));
+      const res = await t.api("POST", "/api/v1/lineage", [batched, batched]);
+      expect(res.status, res.text).toBe(200);
+      expect((await t.api("POST", "/api/v1/lineage", [batched])).status).toBe(200);
+      expect((await t.api("GET", `/api/v1/lineage?runId=${run(71)}`)).body).toEqual([batched]);
+      // With a type, the same run and time is another event.
+      expect((await t.api("POST", "/api/v1/lineage", dbtEvent(run(71)))).status).toBe(200);
+      expect((await t.api("GET", `/api/v1/lineage?runId=${run(71)}`)).body).toHaveLength(2);
+    });
+
     it("takes an array of Airflow and Spark events in one request, and pages the list", async () => {
       const res = await t.api("POST", "/api/v1/lineage?dataProductId=customers", [airflowEvent(run(2), "START"), airflowEvent(run(2), "COMPLETE"), sparkEvent(run(3))]);
       expect(res.status, res.text).toBe(200);

@@ -52,6 +52,11 @@ export interface ActiveAccessRow {
 
 /** The unique key of a stored event: the same event sent again is kept once. */
 const EVENT_KEY = ["organization_id", "run_id", "job_namespace", "job_name", "event_type", "event_time"] as const;
+/**
+ * The key as its unique index holds it (migration 0285): a missing type is the empty text there, so
+ * an event without one, sent again, meets the first copy (a null would not).
+ */
+const EVENT_KEY_INDEX = sql`organization_id, run_id, job_namespace, job_name, (coalesce(event_type, '')), event_time`;
 
 const EDGE_COLUMNS = ["job_namespace", "job_name", "dataset_namespace", "dataset_name", "direction"] as const;
 
@@ -63,7 +68,7 @@ export const lineageRepository = {
    */
   async insertEvents(ex: Executor, events: readonly NewLineageEvent[], edges: ReadonlyArray<readonly NewLineageEdge[]>): Promise<number> {
     // Eleven values an event and seven an edge: slices stay far below either database's parameter limit.
-    const stored = await insertNew(ex, "lineage_events", EVENT_KEY, events, 1000, ["row_id"]);
+    const stored = await insertNew(ex, "lineage_events", EVENT_KEY, events, 1000, ["row_id"], EVENT_KEY_INDEX);
     const newEdges = stored.flatMap((row, i) => (row === undefined ? [] : edges[i]!.map((e) => ({ ...e, event_row_id: Number(row.row_id) }))));
     for (const slice of chunked(newEdges, 4000)) await ex.insertInto("lineage_edges").values(slice).execute();
     return stored.filter((row) => row !== undefined).length;

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Expression, Kysely } from "kysely";
 import { chunked } from "./chunks.js";
 import type { Executor } from "./index.js";
 
@@ -7,6 +7,9 @@ import type { Executor } from "./index.js";
  * a row whose key (`keyColumns`, a unique index of `table`) is stored already, or came earlier in
  * `rows`, is skipped. Answers, row by row, the `returning` columns of the rows stored now
  * (undefined for the skipped ones). Keep `perStatement` × columns under SQLite's 32,766 parameters.
+ * Where the unique index holds an expression (such as `coalesce(column, '')`, so that a null
+ * repeats too), `conflictTarget` is the index's list as written in it; rows of one call are still
+ * compared by their key columns.
  */
 export async function insertNew<R extends Record<string, unknown>>(
   ex: Executor,
@@ -15,6 +18,7 @@ export async function insertNew<R extends Record<string, unknown>>(
   rows: readonly R[],
   perStatement: number,
   returning: readonly string[] = [],
+  conflictTarget?: Expression<unknown>,
 ): Promise<Array<Record<string, unknown> | undefined>> {
   const keyOf = (r: Record<string, unknown>) => JSON.stringify(keyColumns.map((c) => r[c] ?? null));
   const firstOf = new Map<string, number>();
@@ -30,7 +34,7 @@ export async function insertNew<R extends Record<string, unknown>>(
     const back = await db
       .insertInto(table)
       .values(slice)
-      .onConflict((oc) => oc.columns(keyColumns as string[]).doNothing())
+      .onConflict((oc) => (conflictTarget === undefined ? oc.columns(keyColumns as string[]) : oc.expression(conflictTarget)).doNothing())
       .returning([...keyColumns, ...returning])
       .execute();
     for (const r of back) stored.set(keyOf(r), r);

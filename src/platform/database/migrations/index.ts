@@ -32,6 +32,7 @@ import usage from "./0210_usage.js";
 import sessionIdToken from "./0230_session_id_token.js";
 import policyGates from "./0235_policy_gates.js";
 import violationReads from "./0270_violation_reads.js";
+import lineageEventsOnce from "./0285_lineage_events_once.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0230_session_id_token": sessionIdToken,
   "0235_policy_gates": policyGates,
   "0270_violation_reads": violationReads,
+  "0285_lineage_events_once": lineageEventsOnce,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
