@@ -223,5 +223,16 @@ export function usageTests(check: StandardsCheck): void {
       expect((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: org.key })).body.count).toBe(0);
       expect((await t.api("GET", "/api/v1/usage/violations?dataProductId=orders")).body).toEqual([]);
     });
+
+    it("keeps a span sent twice in one export, and then again, once", async () => {
+      const org = await t.createOrganization("twice");
+      expect((await t.api("PUT", "/api/teams/t", { name: "t" }, { key: org.key })).status).toBe(200);
+      expect((await t.api("PUT", "/api/dataproducts/orders", { dataProductSpecification: "0.0.1", info: { title: "O", owner: "t" } }, { key: org.key })).status).toBe(200);
+      const span = sdkSpan({ attributes: { "dataproduct.id": "orders" } });
+      expect((await t.api("POST", "/api/v1/traces", sdkExport("x", [span, span]), { key: org.key })).body).toEqual({});
+      expect((await t.api("POST", "/api/v1/traces", sdkExport("x", [span]), { key: org.key })).body).toEqual({});
+      expect(spansOf((await t.api("GET", "/api/v1/traces", undefined, { key: org.key })).body).map((s: any) => s.spanId)).toEqual([span.spanId]);
+      expect((await t.api("GET", "/api/dataproducts/orders/usage", undefined, { key: org.key })).body.count).toBe(1);
+    });
   });
 }
