@@ -176,8 +176,9 @@ describe("web app in a browser", () => {
     });
     const page = await newPage(PEOPLE.owner);
     await page.goto(`${t.url}/settings/api-keys`);
-    await page.getByRole("row", { name: /Bulk key 1000\b/ }).waitFor();
+    await page.getByRole("row", { name: /Bulk key 1000\b/ }).waitFor({ timeout: 30_000 });
     await page.goto(`${t.url}/settings/members`);
-    await page.getByRole("cell", { name: "zz-invited-1000@example.com", exact: true }).waitFor();
-  });
+    // Two pages of a thousand and as many rows to draw: 5 s on a quiet machine, past the 10 s default on a busy one.
+    await page.getByRole("cell", { name: "zz-invited-1000@example.com", exact: true }).waitFor({ timeout: 30_000 });
+  }, 90_000);
 });
