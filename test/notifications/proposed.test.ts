@@ -127,5 +127,9 @@ describe.each(DATABASES)("a proposed breaking change (%s)", (kind) => {
     const other = await propose(contract("2.0.0", ["key"]));
     expect(other.headers.get("steward-notified")).toBe("1");
     expect(await proposals()).toHaveLength(2);
+    // The same new proposal three times at once: one event.
+    const together = await Promise.all([1, 2, 3].map(() => propose(contract("3.0.0", ["id"]))));
+    expect(together.map((r) => r.headers.get("steward-notified")).sort()).toEqual(["0", "0", "1"]);
+    expect(await proposals()).toHaveLength(3);
   });
 });

@@ -78,6 +78,9 @@ export class ContractVersionService {
     private readonly events: EventLog,
   ) {}
 
+  /** The proposal being told per organization and contract, so that the next one waits for it. */
+  private readonly proposing = new Map<string, Promise<unknown>>();
+
   /** The stored contract, or 404: versions are read like the contract itself (any key of its organization). */
   private async current(p: Principal, id: string): Promise<ContractDocument & { id: string }> {
     const found = await resourceRepository.get<ContractDocument & { id: string }>(this.database.db, p.organizationId, "datacontract", id);
@@ -134,18 +137,30 @@ export class ContractVersionService {
     policy.writeOwned(p, "data contract", [contractOwner(stored) ?? null, contractOwner({ ...candidate, id }) ?? null], "update", HOW_TO_OWN);
     if (!report.breaking) return { report, notified: 0 };
     const hash = proposalHash(candidate);
-    return this.events.transaction(p, async (trx, emit) => {
-      // The contract's row is locked as a PUT locks it, so two identical proposals at once are told once.
-      await resourceRepository.get(trx, p.organizationId, "datacontract", id, { lock: this.database.dialect });
-      const now = this.clock.now();
-      const accesses = await accessRepository.approvedUnderContract(trx, p.organizationId, id, now.toISOString(), MAX_AFFECTED);
-      if (accesses.length === 0) return { report, notified: 0 };
-      const earlier = await toldBefore(trx, p.organizationId, id, hash, now);
-      if (earlier !== undefined) return { report, notified: 0, earlier };
-      const version = contractFormatOf(candidate).facts(candidate).version ?? null;
-      emit("DataContractChangeProposedEvent", id, { proposal: proposalOf(version, hash, changes, accesses.map((a) => a.id)) });
-      return { report, notified: accesses.length };
-    });
+    // Changes that commit together (group commit) do not see each other's events, so this process
+    // tells one proposal per contract at a time; groups themselves commit one after another under
+    // the organization's append lock. Two identical proposals at once therefore append one event.
+    const key = `${p.organizationId}\u0000${id}`;
+    const mine = (this.proposing.get(key) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() =>
+        this.events.transaction(p, async (trx, emit) => {
+          const now = this.clock.now();
+          const accesses = await accessRepository.approvedUnderContract(trx, p.organizationId, id, now.toISOString(), MAX_AFFECTED);
+          if (accesses.length === 0) return { report, notified: 0 };
+          const earlier = await toldBefore(trx, p.organizationId, id, hash, now);
+          if (earlier !== undefined) return { report, notified: 0, earlier };
+          const version = contractFormatOf(candidate).facts(candidate).version ?? null;
+          emit("DataContractChangeProposedEvent", id, { proposal: proposalOf(version, hash, changes, accesses.map((a) => a.id)) });
+          return { report, notified: accesses.length };
+        }),
+      );
+    this.proposing.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.proposing.get(key) === mine) this.proposing.delete(key);
+    }
   }
 
   private async compareProposed(p: Principal, id: string, proposed: ContractDocument): Promise<{ report: ChangeReport; candidate: ContractDocument; changes: ContractChange[] }> {
