@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../helpers/databases.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { eventually, MailServer, Receivers } from "./peers.js";
+import { eventually, MailServer, quickNotifications, Receivers } from "./peers.js";
 
 /**
  * A breaking change only proposed (docs/versions.md, "Telling consumers"): with `notify=true` the
@@ -32,13 +32,7 @@ describe.each(DATABASES)("a proposed breaking change (%s)", (kind) => {
   beforeAll(async () => {
     const base = await receivers.start();
     const smtpUrl = await mail.start();
-    t = await startTestServer(kind, {
-      outbound: { allowPrivateNetworks: true, allowedHosts: [] },
-      notify: { pollMs: 20, retryBaseMs: 50, timeoutMs: 800, leaseMs: 5000 },
-      smtpUrl,
-      smtpFrom: "steward@example.com",
-      appUrl: "https://steward.example.org",
-    });
+    t = await startTestServer(kind, { ...quickNotifications(smtpUrl), appUrl: "https://steward.example.org" });
     for (const [team, email] of Object.entries({ sales: "sam@example.com", marketing: "mia@example.com" })) {
       expect((await t.api("PUT", `/api/teams/${team}`, { name: team, members: [{ emailAddress: email }] })).status).toBe(200);
       keys[team] = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body.key;
