@@ -104,7 +104,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
   // Every service is given this application's limits, never a process-wide setting.
   const limits: DocumentLimits = { documentBytes: config.limits.documentBytes, pageBytes: config.limits.pageBytes };
   const apiKeys = new ApiKeyService(database, clock);
-  const contractVersions = new ContractVersionService(database, clock, limits);
+  const contractVersions = new ContractVersionService(database, clock, limits, events);
   const inUse = accessesInUse(clock);
   const policies = new DocumentService(policyKind, database, events, clock, limits);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));

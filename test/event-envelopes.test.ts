@@ -83,6 +83,13 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
     await ok("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
     const read = { eventType: "COMPLETE", eventTime: "2026-06-01T00:00:00Z", producer: "https://example.com/etl", run: { runId: "0190a3c4-1f2e-7d00-8000-000000000001" }, job: { namespace: "etl", name: "campaigns" }, inputs: [{ namespace: "postgres://db:5432", name: "shop.public.orders" }] };
     await ok("POST", "/api/v1/lineage?dataProductId=campaigns", read);
+    // A breaking change proposed to the consumers of an approved access, not stored (docs/versions.md).
+    const dbt = (columns: string[]) => ({ info: { title: "Proposed", version: "1", owner: "sales" }, schema: { type: "dbt", specification: `version: 2\nmodels:\n  - name: t\n    columns:\n${columns.map((c) => `      - name: ${c}\n`).join("")}` } });
+    await ok("PUT", "/api/datacontracts/proposed", dbt(["a", "b"]));
+    await ok("PUT", "/api/dataproducts/proposing", { info: { title: "Proposing", owner: "sales" }, outputPorts: [{ id: "pg", dataContractId: "proposed" }] });
+    await ok("PUT", "/api/access/a5", { info: { purpose: "p" }, provider: { dataProductId: "proposing", outputPortId: "pg" }, consumer: { teamId: "marketing" } });
+    await ok("POST", "/api/access/a5/approve");
+    await ok("POST", "/api/datacontracts/proposed/changes?notify=true", dbt(["a"]));
   }
 
   it("covers all kinds, each envelope exactly as specified", async () => {
@@ -112,6 +119,7 @@ describe.each(DATABASES)("every event kind's envelope (%s)", (kind) => {
       const expectedKeys = ["id", "timestamp", ...(isOutputPortKind(eventKind) ? ["outputPortId"] : []), ...(isProvisioningKind(eventKind) || eventKind === "TestResultsCreatedEvent" ? ["status"] : []),
         ...(eventKind === "DataContractUpdatedEvent" ? ["breaking"] : []),
         ...(eventKind === "AccessApprovalRecordedEvent" ? ["approvals"] : []),
+        ...(eventKind === "DataContractChangeProposedEvent" ? ["proposal"] : []),
         ...(eventKind === "AccessViolationDetectedEvent" ? ["outputPortId", "violation"] : []),
         // The verdicts of the policies that held, warned or denied, where the kind carries them.
         ...(event.data.verdicts !== undefined && components[eventKind].properties.verdicts !== undefined ? ["verdicts"] : []),

@@ -47,6 +47,7 @@ export const RESOURCE_EVENT_KINDS = [
   "CertificationDeletedEvent",
   "AccessApprovalRecordedEvent",
   "AccessActivationRefusedEvent",
+  "DataContractChangeProposedEvent",
 ] as const;
 
 export const PROVISIONING_EVENT_KINDS = [
@@ -72,6 +73,8 @@ export interface EventExtras {
   platform?: string;
   /** DataContractUpdatedEvent: whether the change broke compatibility (docs/product.md §9). */
   breaking?: boolean;
+  /** DataContractChangeProposedEvent: a breaking change proposed, not stored (docs/versions.md, "Telling consumers"). */
+  proposal?: ProposedChange;
   /** The policies that denied, warned or required approvals for this change (docs/policies.md). */
   verdicts?: RecordedVerdict[];
   /** AccessApprovalRecordedEvent: the approvals given so far and how many the access still needs. */
@@ -89,6 +92,21 @@ export interface EventExtras {
     span?: { traceId: string; spanId: string; serviceName: string };
   };
 }
+
+/** What a proposed breaking change would break, bounded (`MAX_PROPOSAL_ITEMS` of each list, with the full counts). */
+export interface ProposedChange {
+  /** The proposed document's own version string, null when it has none. */
+  version: string | null;
+  /** SHA-256 of the proposed document with its members in sorted order: the same proposal within a day is told once. */
+  hash: string;
+  breakingChanges: Array<{ path: string; change: string; message: string }>;
+  breakingCount: number;
+  affectedAccesses: string[];
+  affectedCount: number;
+}
+
+/** How many breaking changes and affected accesses one proposal event lists. */
+export const MAX_PROPOSAL_ITEMS = 50;
 
 /** One policy's verdict as events and histories carry it (docs/policies.md). */
 export interface RecordedVerdict {

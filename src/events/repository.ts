@@ -2,6 +2,7 @@ import { sql, type Selectable } from "kysely";
 import pg from "pg";
 import { WRITE_LATER } from "../platform/database/drivers/pg-write-behind.js";
 import { chunked } from "../platform/database/chunks.js";
+import { containsText } from "../platform/database/like.js";
 import type { DialectName, Executor } from "../platform/database/index.js";
 import type { EventsTable } from "../platform/database/tables.js";
 import { transactionControl } from "../platform/database/drivers/transaction-control.js";
@@ -220,6 +221,24 @@ export const eventRepository = {
       .offset(offset)
       .limit(limit)
       .execute();
+  },
+
+  /**
+   * The newest event of `kind` about `subject` since `since` whose data holds `fragment` verbatim
+   * (a member written by Steward, such as a proposal's hash), if any.
+   */
+  async latestWith(db: Executor, organizationId: string, kind: string, subject: string, since: string, fragment: string): Promise<Pick<EventRow, "id" | "time"> | undefined> {
+    return db
+      .selectFrom("events")
+      .select(["id", "time"])
+      .where("organization_id", "=", organizationId)
+      .where("subject", "=", subject)
+      .where("kind", "=", kind)
+      .where("time", ">=", since)
+      .where(containsText(sql.ref("data"), fragment))
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
   },
 
   /** The newest events of an organization (of one subject, if given), oldest first. */

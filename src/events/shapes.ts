@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { EVENT_KINDS, isOutputPortKind, isProvisioningKind, type EventKind } from "./kinds.js";
+import { EVENT_KINDS, isOutputPortKind, isProvisioningKind, MAX_PROPOSAL_ITEMS, type EventKind } from "./kinds.js";
 
 const MEANING: Partial<Record<EventKind, string>> = {
   AccessRequestedEvent: "Access was requested.",
@@ -12,6 +12,8 @@ const MEANING: Partial<Record<EventKind, string>> = {
   AccessApprovalRecordedEvent: "One person's approval of an access that needs several was recorded; AccessApprovedEvent follows once enough were given.",
   TestResultsCreatedEvent: "A data contract's test run was published.",
   TestResultsDeletedEvent: "A data contract's test run was deleted.",
+  DataContractChangeProposedEvent:
+    "A breaking change to a data contract was proposed, not stored (POST /api/datacontracts/{id}/changes?notify=true), while approved accesses depend on the contract; the consumers of those accesses are told. Once per contract, proposed document and day.",
   AccessViolationDetectedEvent: "A lineage run read an output port's dataset for a consumer without an active access to that port (docs/lineage.md); once per job, port and day.",
 };
 
@@ -30,7 +32,7 @@ const POLICY_GATED: ReadonlySet<EventKind> = new Set([
 
 /** The `data` payload of one event kind, published under `components/schemas/<EventKind>`. */
 export function eventDataSchema(kind: EventKind): TSchema {
-  const subject = kind.replace(/(Created|Updated|Deleted|ApprovalRecorded|ActivationRefused|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
+  const subject = kind.replace(/(Created|Updated|Deleted|ChangeProposed|ApprovalRecorded|ActivationRefused|Requested|Approved|Rejected|Activated|Deactivated|Canceled|ProvisioningStarted|Provisioned|ProvisioningFailed|DeprovisioningStarted|Deprovisioned|DeprovisioningFailed)Event$/, "");
   const resource =
     subject === "OutputPort" || kind === "AccessViolationDetectedEvent" ? "data product the output port belongs to" : subject === "TestResults" ? "test run" : subject.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return Type.Object(
@@ -49,6 +51,21 @@ export function eventDataSchema(kind: EventKind): TSchema {
         : {}),
       ...(POLICY_GATED.has(kind)
         ? { verdicts: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: "The policies that denied, warned or required approvals for this change (docs/policies.md)." })) }
+        : {}),
+      ...(kind === "DataContractChangeProposedEvent"
+        ? {
+            proposal: Type.Object(
+              {
+                version: Type.Union([Type.String(), Type.Null()], { description: "The proposed document's own version string." }),
+                hash: Type.String({ description: "SHA-256 (hex) of the proposed document with its members sorted; the same proposal is told once a day." }),
+                breakingChanges: Type.Array(Type.Object({ path: Type.String(), change: Type.String(), message: Type.String() }), { maxItems: MAX_PROPOSAL_ITEMS, description: "The first breaking changes." }),
+                breakingCount: Type.Integer({ minimum: 1, description: "How many breaking changes the proposal has in all." }),
+                affectedAccesses: Type.Array(Type.String(), { maxItems: MAX_PROPOSAL_ITEMS, description: "Ids of the first approved, not ended accesses the proposal would break." }),
+                affectedCount: Type.Integer({ minimum: 1, description: "How many such accesses there are in all (counted up to 1,000)." }),
+              },
+              { description: "What the proposed document would break, and for whom." },
+            ),
+          }
         : {}),
       ...(kind === "AccessApprovalRecordedEvent"
         ? { approvals: Type.Object({ given: Type.Integer(), needed: Type.Integer() }, { description: "Distinct eligible approvals given so far, and how many the access needs." }) }

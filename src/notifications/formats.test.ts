@@ -101,6 +101,15 @@ describe("rules", () => {
     expect(rulesFor("TeamCreatedEvent", {})).toEqual([]);
   });
 
+  it("a proposed breaking change tells the contract's consumers, naming the version and the first changes", () => {
+    const rule = only("DataContractChangeProposedEvent", {});
+    expect(rule).toMatchObject({ kind: "breakingChangeProposed", audience: ["contractConsumers"] });
+    const changes = Array.from({ length: 7 }, (_, i) => ({ path: `t.c${i}`, change: "field-removed", message: "Field removed." }));
+    expect(detailOf("breakingChangeProposed", { proposal: { version: "2.0.0", breakingChanges: changes, breakingCount: 60 } })).toBe(
+      `Proposed as version 2.0.0, not stored yet: 60 breaking changes (${changes.slice(0, 5).map((c) => `${c.path}: ${c.message}`).join("; ")}; and 55 more).`,
+    );
+  });
+
   it("an access a person consumes tells the person; a team's access tells no one beside the team", () => {
     expect(peopleFor(only("AccessApprovedEvent"), { consumerTeamId: null, consumerUserId: "u1" })).toEqual(["u1"]);
     expect(peopleFor(only("AccessRequestedEvent"), { providerTeamId: "p", consumerUserId: "u1" })).toEqual([]);

@@ -55,6 +55,7 @@ const HEADLINES: Record<NotificationKind, string> = {
   approvalsNeeded: "Approvals needed",
   policyWarning: "Policy warning",
   accessViolation: "Read without an access",
+  breakingChangeProposed: "Breaking change proposed",
 };
 
 const VERBS: Record<NotificationKind, string> = {
@@ -69,6 +70,7 @@ const VERBS: Record<NotificationKind, string> = {
   approvalsNeeded: "requested",
   policyWarning: "changed",
   accessViolation: "reported a read without an active access of",
+  breakingChangeProposed: "proposed a breaking change to",
 };
 
 /** The verb of kinds that several events cause, by the event. */
@@ -99,6 +101,7 @@ export function detailOf(kind: NotificationKind, data: Record<string, unknown>):
     if (approvals && typeof approvals.given === "number" && typeof approvals.needed === "number") return `${approvals.given} of ${approvals.needed} approvals given; it stays requested until the rest are.`;
     return `It stays requested until enough eligible people approved: ${named("require-approvals")}.`;
   }
+  if (kind === "breakingChangeProposed") return proposalDetail(data.proposal as Proposal | undefined);
   if (kind === "accessViolation") {
     const v = data.violation as Violation | undefined;
     if (!v) return undefined;
@@ -109,6 +112,22 @@ export function detailOf(kind: NotificationKind, data: Record<string, unknown>):
     return `Run '${v.runId}' of job '${v.job?.namespace}/${v.job?.name}' read dataset '${v.dataset?.namespace}/${v.dataset?.name}' of ${port} for ${consumer}.`;
   }
   return undefined;
+}
+
+/** How many of a proposal's breaking changes a message names; the event lists more, the link shows all. */
+const NAMED_CHANGES = 5;
+
+type Proposal = { version?: string | null; breakingChanges?: Array<{ path?: string; message?: string }>; breakingCount?: number };
+
+/** The proposed version and its first breaking changes, in words; nothing is stored yet. */
+function proposalDetail(proposal: Proposal | undefined): string | undefined {
+  if (!proposal) return undefined;
+  const changes = proposal.breakingChanges ?? [];
+  const count = proposal.breakingCount ?? changes.length;
+  const named = changes.slice(0, NAMED_CHANGES).map((c) => `${c.path}: ${c.message}`).join("; ");
+  const more = count > Math.min(changes.length, NAMED_CHANGES) ? `; and ${count - Math.min(changes.length, NAMED_CHANGES)} more` : "";
+  const version = proposal.version ? ` as version ${proposal.version}` : "";
+  return `Proposed${version}, not stored yet: ${count} breaking change${count === 1 ? "" : "s"} (${named}${more}).`;
 }
 
 /** What `AccessViolationDetectedEvent` says of a read (lineage) or a use (usage traces). */
@@ -123,7 +142,7 @@ type Violation = {
 
 /** The message of one notification, as a pure function of what the event and the database said. */
 export function composeMessage(input: MessageInput): Message {
-  const type: ResourceType = input.resource ?? (input.kind === "breakingChange" ? "dataContract" : "access");
+  const type: ResourceType = input.resource ?? (input.kind === "breakingChange" || input.kind === "breakingChangeProposed" ? "dataContract" : "access");
   const what =
     type === "dataContract"
       ? `data contract '${input.subject}'`
@@ -132,7 +151,7 @@ export function composeMessage(input: MessageInput): Message {
         : input.access
           ? `access '${input.subject}' to output port '${input.access.providerOutputPortId}' of data product '${input.access.providerDataProductId}' for ${input.access.consumer}`
           : `access '${input.subject}'`;
-  const consequence = input.kind === "breakingChange" ? " Approved accesses of yours depend on it." : "";
+  const consequence = input.kind === "breakingChange" || input.kind === "breakingChangeProposed" ? " Approved accesses of yours depend on it." : "";
   const detail = input.detail ? ` ${input.detail}` : "";
   return {
     kind: input.kind,

@@ -16,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   "approvalsNeeded",
   "policyWarning",
   "accessViolation",
+  "breakingChangeProposed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -67,6 +68,7 @@ export const RULES: Readonly<Record<string, readonly Rule[]>> = {
   AccessViolationDetectedEvent: [{ kind: "accessViolation", audience: ["provider"] }],
   DataContractCreatedEvent: [warning],
   DataContractUpdatedEvent: [{ kind: "breakingChange", audience: ["contractConsumers"], when: (data) => data.breaking === true }, warning],
+  DataContractChangeProposedEvent: [{ kind: "breakingChangeProposed", audience: ["contractConsumers"] }],
   DataProductCreatedEvent: [warning],
   DataProductUpdatedEvent: [warning],
 };

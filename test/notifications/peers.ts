@@ -132,3 +132,16 @@ export async function eventually<T>(check: () => Promise<T> | T, ms = 15_000, wh
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * A test server's settings for notifications to loopback receivers and the test SMTP server at
+ * `smtpUrl`, derived and retried quickly so that tests wait little.
+ */
+export function quickNotifications(smtpUrl: string) {
+  return {
+    outbound: { allowPrivateNetworks: true, allowedHosts: [] },
+    notify: { pollMs: 20, retryBaseMs: 50, timeoutMs: 800, leaseMs: 5000 },
+    smtpUrl,
+    smtpFrom: "steward@example.com",
+  };
+}

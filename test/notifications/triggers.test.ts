@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbtEvent } from "../../src/modules/lineage/lineage.fixtures.js";
 import { DATABASES } from "../helpers/databases.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { eventually, MailServer, Receivers } from "./peers.js";
+import { eventually, MailServer, quickNotifications, Receivers } from "./peers.js";
 
 /**
  * The triggers beyond an access's two teams (docs/notifications.md, "What is notified"): policy
@@ -22,12 +22,7 @@ describe.each(DATABASES)("notification triggers (%s)", (kind) => {
   beforeAll(async () => {
     base = await receivers.start();
     const smtpUrl = await mail.start();
-    t = await startTestServer(kind, {
-      outbound: { allowPrivateNetworks: true, allowedHosts: [] },
-      notify: { pollMs: 20, retryBaseMs: 50, timeoutMs: 800, leaseMs: 5000 },
-      smtpUrl,
-      smtpFrom: "steward@example.com",
-    });
+    t = await startTestServer(kind, quickNotifications(smtpUrl));
     const members: Record<string, string> = { sales: "sam@example.com", marketing: "mia@example.com", risk: "rita@example.com", temp: "tom@example.com", leaving: "liv@example.com", done: "dan@example.com" };
     for (const [team, email] of Object.entries(members)) {
       expect((await t.api("PUT", `/api/teams/${team}`, { name: team, members: [{ emailAddress: email }] })).status).toBe(200);

@@ -53,6 +53,8 @@ export interface Versioned<T> {
   etag?: string;
   /** A list's next page, when the server named one (`Link: <…>; rel="next"`). */
   next?: string;
+  /** The answer's headers, for what an operation says beside its body (`steward-notified`). */
+  headers?: Headers;
 }
 
 export async function send<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Versioned<T>> {
@@ -80,7 +82,7 @@ export async function send<T = unknown>(method: string, path: string, body?: unk
     throw new ApiError(response.status, data?.detail ?? `${response.status} ${response.statusText}`, data?.violations ?? [], data?.title ?? response.statusText, data && typeof data === "object" ? data : {});
   }
   const next = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get("link") ?? "")?.[1];
-  return { data: data as T, etag: response.headers.get("etag") ?? undefined, next };
+  return { data: data as T, etag: response.headers.get("etag") ?? undefined, next, headers: response.headers };
 }
 
 export async function call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<T> {

@@ -52,7 +52,9 @@ async function checkNotInUse(hooks: DataContractHooks, ex: Executor, organizatio
 
 /** ODCS makes no member name an owner team: a contract naming none is the organization's (docs/formats.md). */
 const ownerlessAllowed = (contract: DataContract) => contractFormatOf(contract).name === "odcs";
-const HOW_TO_OWN =
+/** The contract's owner team; null for one the organization owns; undefined when it names none and must. */
+export const contractOwner = (contract: DataContract): string | null | undefined => contractFacts(contract).owner ?? (ownerlessAllowed(contract) ? null : undefined);
+export const HOW_TO_OWN =
   "A team names itself the owner of an ODCS contract in `team.name` (v3.1 and later), in a custom property `owner` (customProperties: [{property: owner, value: <team id>}]) or in `domain`; of a Data Contract Specification contract in `info.owner`.";
 
 export function dataContractKind(hooks: DataContractHooks, limits: DocumentLimits): CatalogKind<DataContract> {

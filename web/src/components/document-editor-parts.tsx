@@ -47,6 +47,8 @@ export interface DocumentEditorProps {
   intro?: ComponentChildren;
   /** Before an edit is saved: the changes it would make, so a breaking one is confirmed first. */
   review?: (id: string, doc: Doc) => Promise<ChangeReport>;
+  /** Beside the warning of a breaking edit: tells the consumers of the accesses it would break, and says how it went. */
+  tellConsumers?: (id: string, doc: Doc) => Promise<string>;
   /**
    * The stored document's YAML as written, for a resource that keeps it (data contracts): the YAML
    * view starts from that text, and the text is saved as YAML, comments and all.

@@ -34,7 +34,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
   const [problems, setProblems] = useState<LineProblem[]>([]);
   const [exists, setExists] = useState<string | undefined>();
   const [conflict, setConflict] = useState<{ theirs: Doc; etag?: string; mine: Doc } | undefined>();
-  const [breaking, setBreaking] = useState<{ changes: ContractChange[]; accesses: AffectedAccess[]; refused?: string } | undefined>();
+  const [breaking, setBreaking] = useState<{ changes: ContractChange[]; accesses: AffectedAccess[]; refused?: string; body?: Doc; told?: string } | undefined>();
   useUnsavedGuard(dirty);
 
   const load = async () => {
@@ -140,7 +140,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
         // A document the comparison cannot read is left to the PUT, which names its problems.
         const report = await props.review(id, body).catch(() => undefined);
         if (report?.breaking) {
-          setBreaking({ changes: report.changes, accesses: report.affectedAccesses });
+          setBreaking({ changes: report.changes, accesses: report.affectedAccesses, body });
           return;
         }
       }
@@ -167,6 +167,7 @@ export function DocumentEditor(props: DocumentEditorProps) {
           changes: problem.extras.breakingChanges as ContractChange[],
           accesses: (problem.extras.affectedAccesses ?? []) as AffectedAccess[],
           refused: `${problem.detail} Nothing was saved: raise the major version to announce the change, or ask an organization owner.`,
+          body,
         });
       } else {
         setError(problem);
@@ -197,6 +198,18 @@ export function DocumentEditor(props: DocumentEditorProps) {
           <button type="button" onClick={() => setBreaking(undefined)}>
             Cancel
           </button>
+          {id && props.tellConsumers && breaking.body && breaking.accesses.length > 0 && !breaking.told && (
+            <button
+              type="button"
+              onClick={async () => {
+                const told = await props.tellConsumers!(id, breaking.body!).catch((err) => (err instanceof ApiError ? err.detail : String(err)));
+                setBreaking((b) => b && { ...b, told });
+              }}
+            >
+              Tell consumers
+            </button>
+          )}
+          {breaking.told && <span role="status">{breaking.told}</span>}
           {!breaking.refused && (
             <button type="button" class="danger" onClick={(e) => save(e, undefined, true)}>
               Save the breaking change

@@ -11,4 +11,5 @@ export const KIND_LABELS: Record<string, string> = {
   approvalsNeeded: "An access my team may approve needs approvals",
   policyWarning: "A policy warned about my team's change",
   accessViolation: "A run read my team's data without an access",
+  breakingChangeProposed: "Breaking change proposed to a contract my team uses",
 };

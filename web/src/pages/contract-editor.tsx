@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiError, call, enc, getText, type ChangeReport, type DataContract, type NormalizedModel } from "../api.js";
+import { ApiError, call, enc, getText, send, type ChangeReport, type DataContract, type NormalizedModel } from "../api.js";
 import { contractSummary, isOdcs, schemaList } from "../documents.js";
 import { CodeEditor } from "../editor.js";
 import { ErrorBox, Field } from "../ui.js";
@@ -137,6 +137,15 @@ schema:
         logicalType: number
 `;
 
+/** Proposes the edit to the consumers it would break; the answer's header says how many accesses' consumers were told. */
+async function tellConsumers(id: string, doc: Doc): Promise<string> {
+  const answer = await send<ChangeReport>("POST", `/api/datacontracts/${enc(id)}/changes?notify=true`, doc);
+  const told = Number(answer.headers?.get("steward-notified") ?? "0");
+  if (answer.headers?.get("steward-notified-earlier")) return "The consumers were already told of this proposal within the last day.";
+  if (told === 0) return "No approved access depends on this contract: nobody needed telling.";
+  return `The consumers of ${told} access${told === 1 ? "" : "es"} were told.`;
+}
+
 export function ContractEditor({ id }: { id?: string }) {
   return (
     <DocumentEditor
@@ -150,6 +159,7 @@ export function ContractEditor({ id }: { id?: string }) {
       labels={{ "info.title": "The title", "info.version": "The version", "info.owner": "The owner team", "info.status": "The status", "schema.type": "The schema type", "schema[0].type": "The schema type" }}
       claims={isSpecField}
       review={(id, doc) => call<ChangeReport>("POST", `/api/datacontracts/${enc(id)}/changes`, doc)}
+      tellConsumers={tellConsumers}
       yamlText={(id) => getText(`/api/datacontracts/${enc(id)}/datacontract.yaml`)}
       check={(draft) => <PolicyCheck gate="contract.publish" draft={draft} />}
       intro="The schema is checked when you save; every problem is listed against the line it is on. Paste or import a document as YAML or JSON for the Open Data Contract Standard (ODCS)."

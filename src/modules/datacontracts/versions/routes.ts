@@ -5,7 +5,7 @@ import { pageWindow, sendPage } from "../../../platform/http/paging.js";
 import { errors, IdParams, PageQuery } from "../../../platform/http/shapes.js";
 import { principalOf, type App } from "../../../platform/http/types.js";
 import type { ContractVersionService } from "./service.js";
-import { ChangeReportSchema, ChangesQuery, ContractVersionSummarySchema, VersionParams } from "./shapes.js";
+import { ChangeReportSchema, ChangesQuery, ContractVersionSummarySchema, ProposeQuery, VersionParams } from "./shapes.js";
 import { DataContractSchema } from "../shapes.js";
 import { sendStored } from "../../catalog/document-routes.js";
 
@@ -69,14 +69,22 @@ export function contractVersionRoutes(app: App, versions: ContractVersionService
       schema: {
         tags: ["datacontracts"],
         summary: "Compare a proposed document with a data contract",
-        description: "What storing the proposed document would change, and whom it would break. Nothing is stored.",
+        description:
+          "What storing the proposed document would change, and whom it would break. Nothing is stored. With `notify=true`, a proposal that breaks approved accesses tells their consumers (docs/versions.md).",
         params: IdParams,
+        querystring: ProposeQuery,
         body: Type.Object({}, { additionalProperties: true, description: "The proposed data contract, JSON or YAML." }),
-        response: { 200: ChangeReportSchema, ...errors(404, 413, 415, 422) },
+        response: { 200: ChangeReportSchema, ...errors(403, 404, 413, 415, 422) },
       },
       config: { yamlBody: true },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>) =>
-      versions.changesProposed(principalOf(request), request.params.id, request.body as ContractDocument),
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { notify?: string } }>, reply) => {
+      if (request.query.notify !== "true") return versions.changesProposed(principalOf(request), request.params.id, request.body as ContractDocument);
+      const told = await versions.proposeToConsumers(principalOf(request), request.params.id, request.body as ContractDocument);
+      // The answer's body keeps the comparison's shape; whom the proposal reached goes in headers.
+      reply.header("steward-notified", String(told.notified));
+      if (told.earlier !== undefined) reply.header("steward-notified-earlier", told.earlier);
+      return told.report;
+    },
   );
 }

@@ -4,7 +4,7 @@ import { diffModels } from "../../../contract-changes/diff.js";
 import { diffDocument } from "../../../contract-changes/document-diff.js";
 import type { NormalizedModel } from "../../../schema-formats/types.js";
 import type { ContractChange } from "../../../contract-changes/rules.js";
-import { principalOf, type Actor } from "../../../events/log.js";
+import { principalOf, type Actor, type EventLog } from "../../../events/log.js";
 import { principalNames } from "../../people/principal-names.js";
 import type { Principal } from "../../../platform/auth.js";
 import type { Clock } from "../../../platform/clock.js";
@@ -16,6 +16,8 @@ import { resourceRepository } from "../../catalog/resource-repository.js";
 import { checkDocumentSize, type DocumentLimits } from "../../catalog/document-limits.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
+import { contractOwner, HOW_TO_OWN } from "../service.js";
+import { proposalHash, proposalOf, toldBefore } from "./proposals.js";
 
 /** How many affected accesses a comparison names; the count says whether there are more. */
 const MAX_AFFECTED = 1000;
@@ -72,7 +74,12 @@ export class ContractVersionService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly limits: DocumentLimits,
+    /** Where a proposal that breaks approved accesses is appended (`proposeToConsumers`). */
+    private readonly events: EventLog,
   ) {}
+
+  /** The proposal being told per organization and contract, so that the next one waits for it. */
+  private readonly proposing = new Map<string, Promise<unknown>>();
 
   /** The stored contract, or 404: versions are read like the contract itself (any key of its organization). */
   private async current(p: Principal, id: string): Promise<ContractDocument & { id: string }> {
@@ -113,6 +120,50 @@ export class ContractVersionService {
 
   /** Differences between the current document and a proposed one, without storing anything. */
   async changesProposed(p: Principal, id: string, proposed: ContractDocument): Promise<ChangeReport> {
+    return (await this.compareProposed(p, id, proposed)).report;
+  }
+
+  /**
+   * The comparison of `changesProposed`, and, when the proposal breaks approved accesses, the event
+   * that tells their consumers (docs/versions.md, "Telling consumers"). Only a principal that may
+   * update the contract may tell; the same proposed document is told once a day.
+   */
+  async proposeToConsumers(p: Principal, id: string, proposed: ContractDocument): Promise<{ report: ChangeReport; notified: number; earlier?: string }> {
+    // Judged before the body is compared: a principal that may not change the contract learns nothing more here than from the comparison.
+    const stored = await this.current(p, id);
+    policy.writeOwned(p, "data contract", [contractOwner(stored) ?? null], "update", HOW_TO_OWN);
+    const { report, candidate, changes } = await this.compareProposed(p, id, proposed);
+    // As the PUT of the same document: a team may neither give the contract away nor name no owner.
+    policy.writeOwned(p, "data contract", [contractOwner(stored) ?? null, contractOwner({ ...candidate, id }) ?? null], "update", HOW_TO_OWN);
+    if (!report.breaking) return { report, notified: 0 };
+    const hash = proposalHash(candidate);
+    // Changes that commit together (group commit) do not see each other's events, so this process
+    // tells one proposal per contract at a time; groups themselves commit one after another under
+    // the organization's append lock. Two identical proposals at once therefore append one event.
+    const key = `${p.organizationId}\u0000${id}`;
+    const mine = (this.proposing.get(key) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() =>
+        this.events.transaction(p, async (trx, emit) => {
+          const now = this.clock.now();
+          const accesses = await accessRepository.approvedUnderContract(trx, p.organizationId, id, now.toISOString(), MAX_AFFECTED);
+          if (accesses.length === 0) return { report, notified: 0 };
+          const earlier = await toldBefore(trx, p.organizationId, id, hash, now);
+          if (earlier !== undefined) return { report, notified: 0, earlier };
+          const version = contractFormatOf(candidate).facts(candidate).version ?? null;
+          emit("DataContractChangeProposedEvent", id, { proposal: proposalOf(version, hash, changes, accesses.map((a) => a.id)) });
+          return { report, notified: accesses.length };
+        }),
+      );
+    this.proposing.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.proposing.get(key) === mine) this.proposing.delete(key);
+    }
+  }
+
+  private async compareProposed(p: Principal, id: string, proposed: ContractDocument): Promise<{ report: ChangeReport; candidate: ContractDocument; changes: ContractChange[] }> {
     // As for a PUT of the same document: a body naming another contract is a mistake, not a proposal.
     if (proposed.id !== undefined && proposed.id !== id) {
       throw invalid(`The proposed document's id must equal the id in the path ('${id}') or be absent.`, [{ field: "id", message: `must equal '${id}' or be absent` }]);
@@ -125,7 +176,8 @@ export class ContractVersionService {
     await parseContractAhead(candidate);
     const violations = contractViolations(candidate);
     if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
-    return this.report(this.database.db, p.organizationId, id, "current", "proposed", [...diffModels(modelsOf(current), modelsOf(candidate)), ...diffDocument(current, candidate)]);
+    const changes = [...diffModels(modelsOf(current), modelsOf(candidate)), ...diffDocument(current, candidate)];
+    return { report: await this.report(this.database.db, p.organizationId, id, "current", "proposed", changes), candidate, changes };
   }
 
   /**

@@ -26,6 +26,15 @@ export const ChangesQuery = Type.Object({
   to: Type.Optional(Type.String({ pattern: "^[1-9][0-9]{0,8}$", description: "Version number to compare to (default: the newest)." })),
 });
 
+export const ProposeQuery = Type.Object({
+  notify: Type.Optional(
+    Type.Union([Type.Literal("true"), Type.Literal("false")], {
+      description:
+        "With a principal that may update the contract: when the proposal breaks approved accesses, tell their consumers (once a day per proposed document). The answer's `steward-notified` header says how many accesses' consumers were told.",
+    }),
+  ),
+});
+
 export const PutContractQuery = Type.Object({
   allowBreaking: Type.Optional(
     Type.Union([Type.Literal("true"), Type.Literal("false")], {
