@@ -107,6 +107,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /api/v1/traces": "postTraces",
   "GET /api/v1/traces": "getTraces",
   "DELETE /api/v1/traces": "deleteTraces",
+  "GET /api/v1/usage/violations": "getUsageViolations",
   "GET /api/dataproducts/{id}/usage": "getDataProductUsage",
   "GET /api/access/{id}/usage": "getAccessUsage",
   "GET /api/teams/{teamId}/notification-channels": "getNotificationChannels",
