@@ -54,7 +54,7 @@ describe.each(DATABASES)("access scheduler across restarts (%s)", (kind) => {
 });
 
 describe("access scheduler in two processes on one PostgreSQL", () => {
-  it("emits each activation and deactivation exactly once", { timeout: 60_000 }, async () => {
+  it("emits each activation and deactivation exactly once", { timeout: 120_000 }, async () => {
     const database = await createTestDatabase("postgres");
     const processes: ServeProcess[] = [];
     try {

@@ -120,7 +120,7 @@ describe.each(DATABASES)("steward serve (%s)", (kind) => {
     } finally {
       await database.drop();
     }
-  });
+  }, 120_000);
 
   it("keeps serving, and stops cleanly, when the reader of its log has gone", async () => {
     const database = await createTestDatabase(kind);
@@ -134,7 +134,7 @@ describe.each(DATABASES)("steward serve (%s)", (kind) => {
     } finally {
       await database.drop();
     }
-  });
+  }, 120_000);
 });
 
 describe("a DATABASE_URL whose port cannot be used", () => {

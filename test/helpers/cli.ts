@@ -46,10 +46,12 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `steward serve` on a free port and resolves once it listens: from source, or with
- * `fromBuild` from `dist/` as `npm start` runs it (which must then have been built).
+ * Starts `steward serve` on a free port and resolves once it listens: from `dist/` as `npm start`
+ * runs it (the test run's global setup brings the build up to date with the sources first), or
+ * with `fromBuild: false` from source through tsx, which compiles the whole server in every
+ * process and so starts several times slower.
  */
-export function serve(env: Record<string, string>, { fromBuild = false, startTimeoutMs = 20_000 } = {}): Promise<ServeProcess> {
+export function serve(env: Record<string, string>, { fromBuild = true, startTimeoutMs = 20_000 } = {}): Promise<ServeProcess> {
   const firstStartFile = join(tmpdir(), `steward-first-start-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const firstStart = () => (existsSync(firstStartFile) ? readFileSync(firstStartFile, "utf8") : "");
   return new Promise((resolve, reject) => {
