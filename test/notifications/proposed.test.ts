@@ -69,6 +69,15 @@ describe.each(DATABASES)("a proposed breaking change (%s)", (kind) => {
     expect(await proposals()).toEqual([]);
   });
 
+  it("answers a flag that is neither true nor false with a 400 problem, and appends nothing", async () => {
+    for (const query of ["?notify=yes", "?notify=", `?notify=${"t".repeat(5000)}`]) {
+      const res = await propose(contract("1.1.0", ["id"]), query);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+    }
+    expect(await proposals()).toEqual([]);
+  });
+
   it("appends nothing for a proposal that breaks nothing", async () => {
     const res = await propose(contract("1.1.0", ["id", "amount", "currency"]));
     expect(res.status, res.text).toBe(200);
