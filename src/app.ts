@@ -31,8 +31,6 @@ import { badRequest, databaseUnavailable, forbidden, problemTitle, problemType, 
 import { scopePermits } from "./policies/scopes.js";
 import { registerMetrics } from "./metrics/http.js";
 import { requestContext } from "./metrics/registry.js";
-import { configureParseLimits } from "./schema-formats/index.js";
-import { closeWorkers, workerQueueDepth } from "./workers/pool.js";
 import type { Socket } from "node:net";
 import { registerProblemHandling, writeProblem } from "./platform/http/problems.js";
 import { ProblemSchema } from "./platform/http/shapes.js";
@@ -49,7 +47,6 @@ import { webAppRoutes } from "./webapp/static.js";
 import { withPlainDotIds } from "./platform/http/page-paths.js";
 import { ConnectionGuard } from "./platform/http/connections.js";
 import { asOwner } from "./workers/shares.js";
-import { configureWorkers } from "./workers/pool.js";
 import { identitySettingsRoutes, ssoRoutes } from "./identity/routes.js";
 import { scimRoutes } from "./scim/routes.js";
 import { organizationRoutes } from "./identity/member-routes.js";
@@ -103,11 +100,6 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 export async function buildApp(services: Services, options: { logger?: FastifyServerOptions["logger"] } = {}): Promise<App> {
   const { config } = services;
   const { limits } = config;
-  configureParseLimits({
-    maxFields: limits.modelFields,
-    maxSpecificationBytes: limits.specificationBytes,
-    parseTimeoutMs: limits.schemaParseTimeoutMs,
-  });
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: requestForLog }, stream: logDestination() },
     // One line per request, written when it completes (below), instead of Fastify's two.
@@ -139,7 +131,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
       heldLongPolls: () => services.feed.heldLongPolls,
       poolWaiting: () => services.database.pool?.waitingCount,
       poolTotal: () => services.database.pool?.totalCount,
-      workerQueueDepth,
+      workerQueueDepth: () => services.parsing.workers.queueDepth(),
     },
   });
   handleOversizedBodies(app, { bodyBytes: config.bodyLimitBytes, authBodyBytes: limits.authBodyBytes });
@@ -180,8 +172,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser("text/plain");
   registerJsonBodies(app);
-  registerYamlBodies(app, limits.schemaParseTimeoutMs);
-  configureWorkers({ perOrganization: limits.workerQueuePerOrganization });
+  registerYamlBodies(app, limits.schemaParseTimeoutMs, services.parsing.workers);
 
   app.addHook("onRoute", applyOperationId);
   app.addSchema(ProblemSchema);
@@ -254,9 +245,9 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     apiKeyRoutes(api, services.apiKeys);
     teamRoutes(api, services.teams, config);
     dataProductRoutes(api, services.dataProducts, config);
-    dataContractRoutes(api, services.dataContracts, config, services.database);
+    dataContractRoutes(api, services.dataContracts, config, services.database, services.parsing);
     contractVersionRoutes(api, services.contractVersions);
-    schemaRoutes(api);
+    schemaRoutes(api, services.parsing);
     accessRoutes(api, services.access, config);
     connectorRoutes(api, services.connectors, config);
     assetRoutes(api, services.assets, config);
@@ -293,7 +284,7 @@ export async function buildApp(services: Services, options: { logger?: FastifySe
     closing = true;
     services.feed.releaseAll();
   });
-  app.addHook("onClose", async () => closeWorkers());
+  app.addHook("onClose", async () => services.parsing.workers.close());
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });

@@ -50,6 +50,8 @@ import { NotificationService } from "./modules/notifications/service.js";
 import { NotificationEngine } from "./notifications/engine.js";
 import { IdentityServices } from "./identity/services.js";
 import type { DocumentLimits } from "./modules/catalog/document-limits.js";
+import type { Parsing } from "./schema-formats/off-thread.js";
+import { Workers } from "./workers/pool.js";
 
 /** Every service, wired once. The HTTP layer, the CLI and tests all start from here. */
 export interface Services {
@@ -97,20 +99,26 @@ export interface Services {
   notificationEngine: NotificationEngine;
   /** Single sign-on, the group mapping, password sign-in settings (docs/identity.md). */
   identity: IdentityServices;
+  /** This application's parse limits, and its worker threads for big specifications and YAML. */
+  parsing: Parsing;
 }
 
 export function createServices(config: Config, database: Database, clock: Clock): Services {
   const events = new EventLog(database, config, clock, principalNames);
   // Every service is given this application's limits, never a process-wide setting.
   const limits: DocumentLimits = { documentBytes: config.limits.documentBytes, pageBytes: config.limits.pageBytes };
+  const parsing: Parsing = {
+    limits: { maxFields: config.limits.modelFields, maxSpecificationBytes: config.limits.specificationBytes, parseTimeoutMs: config.limits.schemaParseTimeoutMs },
+    workers: new Workers({ perOrganization: config.limits.workerQueuePerOrganization }),
+  };
   const apiKeys = new ApiKeyService(database, clock);
-  const contractVersions = new ContractVersionService(database, clock, limits, events);
+  const contractVersions = new ContractVersionService(database, clock, limits, events, parsing);
   const inUse = accessesInUse(clock);
   const policies = new DocumentService(policyKind, database, events, clock, limits);
   const policyEnforcement = new PolicyEnforcement(new RuleRunner({ timeoutMs: config.limits.ruleTimeoutMs, memoryMb: config.limits.ruleMemoryMb, maxQueue: 256 }));
   const accessGates = new AccessGates(policyEnforcement);
   const people = new PeopleService(database, clock, config);
-  const access = new AccessService(database, events, clock, limits, accessGates);
+  const access = new AccessService(database, events, clock, limits, parsing, accessGates);
   const teams = new DocumentService(teamKind({ countOpenAccesses: inUse.countForTeam }), database, events, clock, limits);
   return {
     config,
@@ -142,7 +150,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     ),
     contractVersions,
     dataContracts: new DocumentService(
-      gatedDocument(dataContractKind({ countOpenAccesses: inUse.countForContract, versions: contractVersions }, limits), policyEnforcement, clock, {
+      gatedDocument(dataContractKind({ countOpenAccesses: inUse.countForContract, versions: contractVersions }, limits, parsing), policyEnforcement, clock, {
         gate: "contract.publish",
         variable: "contract",
         what: "Publishing the data contract",
@@ -173,6 +181,7 @@ export function createServices(config: Config, database: Database, clock: Clock)
     notifications: new NotificationService(database, clock),
     notificationEngine: new NotificationEngine(database, events, config, clock),
     people,
+    parsing,
     identity: new IdentityServices(database, clock, config, people, access, teams, events),
   };
 }

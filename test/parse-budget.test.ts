@@ -6,7 +6,6 @@
 import { connect } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runOffThread } from "../src/workers/pool.js";
 import { DATABASES } from "./helpers/databases.js";
 import { request, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -161,7 +160,7 @@ describe.each(DATABASES)("body parsing within a budget (%s)", (kind) => {
     const other = await t.createOrganization("Third");
     // The server runs in this process: fill this organization's share with work of our own.
     const filler = manyKeys(6_500);
-    const fill = Array.from({ length: 40 }, () => runOffThread("parseYaml", filler, 60_000, t.organizationId).catch(() => undefined));
+    const fill = Array.from({ length: 40 }, () => t.server.services.parsing.workers.run("parseYaml", filler, 60_000, t.organizationId).catch(() => undefined));
     const columns = Array.from({ length: 3_000 }, (_, i) => `      - name: column_${i}`).join("\n");
     const spec = { type: "dbt", specification: `version: 2\nmodels:\n  - name: wide\n    columns:\n${columns}\n` };
     expect(spec.specification.length).toBeGreaterThan(64 * 1024);

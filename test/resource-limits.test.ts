@@ -9,9 +9,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSchema } from "../src/schema-formats/index.js";
-import { parseLimits } from "../src/schema-formats/limits.js";
 import { readYaml, writeYaml } from "../src/platform/yaml-document.js";
-import { runOffThread } from "../src/workers/pool.js";
 import { DATABASES } from "./helpers/databases.js";
 import { request, startTestServer, type ApiResponse, type TestServer } from "./helpers/server.js";
 
@@ -269,7 +267,7 @@ describe("a big specification does not hold the event loop", () => {
     const spec = `version: 2\nmodels:\n  - name: wide\n    columns:\n${columns}\n`;
     expect(spec.length).toBeGreaterThan(900_000);
     const { result: res, heldMs } = await heldDuring(() => t.api("POST", "/api/schemas/validate", { type: "dbt", specification: spec }));
-    expectOffThread(heldMs, () => parseSchema({ type: "dbt", specification: spec }, "", parseLimits()));
+    expectOffThread(heldMs, () => parseSchema({ type: "dbt", specification: spec }, "", t.server.services.parsing.limits));
     expect(res.status).toBe(200);
     expect(res.body.models[0].fields).toHaveLength(20_000);
   });
@@ -370,7 +368,7 @@ describe("a big YAML body while every worker thread is busy", () => {
   it("is refused with 429 and Retry-After, nothing stored, and accepted once they are free", async () => {
     // The server runs in this process: fill the organization's share of its workers with work of our own.
     const filler = wideContractYaml("filler", 20);
-    const fill = Array.from({ length: 100 }, () => runOffThread("parseYaml", filler, 60_000, t.organizationId).catch(() => undefined));
+    const fill = Array.from({ length: 100 }, () => t.server.services.parsing.workers.run("parseYaml", filler, 60_000, t.organizationId).catch(() => undefined));
     const text = wideContractYaml("busy", 10);
     const res = await t.api("PUT", "/api/datacontracts/busy", undefined, { ...yaml, raw: text });
     expect(res.status, res.text).toBe(429);

@@ -6,7 +6,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
-import { FieldLimitExceeded, parseLimits, type ParseLimits } from "../schema-formats/limits.js";
+import { DEFAULT_PARSE_LIMITS, FieldLimitExceeded, type ParseLimits } from "../schema-formats/limits.js";
 import { isRecord } from "../schema-formats/text.js";
 import { Definitions } from "../schema-formats/definitions.js";
 import type { LogicalType, ModelKind, NormalizedField, NormalizedModel } from "../schema-formats/types.js";
@@ -207,14 +207,14 @@ export const dcsFormat: ContractFormat = {
     return structure(doc) ? [] : standardViolations(structure.errors);
   },
   facts: infoFacts,
-  models: (doc, limits = parseLimits()) => [group(doc, limits)],
+  models: (doc, limits = DEFAULT_PARSE_LIMITS) => [group(doc, limits)],
   toOdcs(doc, groups) {
     const { id, info, terms, tags, servers, models: _m, dataContractSpecification: _spec, definitions: _d, ...rest } = doc;
     const odcsServers = serversToOdcs(servers);
     return {
       ...odcsHead(id, isRecord(info) ? info : {}, terms, tags, Object.entries(rest)),
       ...(odcsServers ? { servers: odcsServers } : {}),
-      schema: (groups?.[0] ?? group(doc, parseLimits())).models.map((m) => modelToSchemaObject(m)),
+      schema: (groups?.[0] ?? group(doc, DEFAULT_PARSE_LIMITS)).models.map((m) => modelToSchemaObject(m)),
     };
   },
 };

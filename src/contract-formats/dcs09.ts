@@ -7,7 +7,7 @@ import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "../platform/errors.js";
 import { OpenObject } from "../platform/http/shapes.js";
 import { createAjv, standardViolations } from "../platform/validation.js";
-import { normalizeSchemaType, parseSchema, SCHEMA_TYPES } from "../schema-formats/index.js";
+import { DEFAULT_PARSE_LIMITS, normalizeSchemaType, parseSchema, SCHEMA_TYPES, type ParseLimits } from "../schema-formats/index.js";
 import { isRecord } from "../schema-formats/text.js";
 import { namesDcs1 } from "../formats/documents.js";
 import { infoFacts } from "./members.js";
@@ -57,8 +57,8 @@ export function schemasOf(doc: ContractDocument): SchemaEntry[] {
 }
 
 /** Parses one Schema object whose place in the request body is `path`. */
-export function checkSchema(schema: unknown, path: string): { ok: true; parsed: ModelGroup } | { ok: false; violations: FieldViolation[] } {
-  const result = parseSchema(schema, path);
+export function checkSchema(schema: unknown, path: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): { ok: true; parsed: ModelGroup } | { ok: false; violations: FieldViolation[] } {
+  const result = parseSchema(schema, path, limits);
   if (!result.ok) return { ok: false, violations: result.violations };
   const type = normalizeSchemaType((schema as { type: unknown }).type) ?? String((schema as { type: unknown }).type);
   const parsed: ModelGroup = { type, detectedType: result.detectedType, models: result.models };
@@ -66,9 +66,9 @@ export function checkSchema(schema: unknown, path: string): { ok: true; parsed: 
   return { ok: true, parsed };
 }
 
-function groups(doc: ContractDocument): ModelGroup[] {
+function groups(doc: ContractDocument, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ModelGroup[] {
   return schemasOf(doc).flatMap(({ schema, path }) => {
-    const check = checkSchema(schema, path);
+    const check = checkSchema(schema, path, limits);
     return check.ok ? [check.parsed] : [];
   });
 }
@@ -77,7 +77,7 @@ export const dcs09Format: ContractFormat = {
   name: "dcs-0.9",
   label: "Data Contract Specification 0.9 (Schema object)",
   detects: (doc) => doc.schema !== undefined || !namesDcs1(doc),
-  validate(doc) {
+  validate(doc, limits = DEFAULT_PARSE_LIMITS) {
     structure ??= createAjv({ verbose: true }).compile(Dcs09Schema);
     const violations = structure(doc) ? [] : standardViolations(structure.errors);
     if (doc.schema === undefined || doc.schema === null) return violations;
@@ -85,7 +85,7 @@ export const dcs09Format: ContractFormat = {
     // schemas, is counted where every format's models are (./models.ts).
     for (const { schema, path } of schemasOf(doc)) {
       if (violations.some((v) => v.field === path)) continue;
-      const check = checkSchema(schema, path);
+      const check = checkSchema(schema, path, limits);
       if (!check.ok) violations.push(...check.violations);
     }
     return violations;

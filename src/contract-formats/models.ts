@@ -7,8 +7,8 @@
  */
 import { invalid, type FieldViolation } from "../platform/errors.js";
 import { countFields } from "../schema-formats/definitions.js";
-import { FieldLimitExceeded, parseLimits, type ParseLimits } from "../schema-formats/limits.js";
-import { parseSchemaOffThread } from "../schema-formats/off-thread.js";
+import { FieldLimitExceeded, type ParseLimits } from "../schema-formats/limits.js";
+import { parseSchemaOffThread, type Parsing } from "../schema-formats/off-thread.js";
 import { schemasOf } from "./dcs09.js";
 import { contractFormatOf } from "./index.js";
 import type { ContractDocument, ContractFormatName, ModelGroup } from "./types.js";
@@ -31,7 +31,7 @@ function overLimit(doc: ContractDocument, limit: number, fields?: number): Bound
 }
 
 /** The models of a valid document, or the violation of the field limit; nested fields, array items and definitions count. */
-export function boundedModels(doc: ContractDocument, limits: ParseLimits = parseLimits()): Bounded {
+export function boundedModels(doc: ContractDocument, limits: ParseLimits): Bounded {
   const known = built.get(doc);
   if (known?.limit === limits.maxFields) return known.result;
   let result: Bounded;
@@ -48,26 +48,26 @@ export function boundedModels(doc: ContractDocument, limits: ParseLimits = parse
 }
 
 /** Every violation of a contract document: its format's rules, then the field limit of its models. */
-export function contractViolations(doc: ContractDocument): FieldViolation[] {
-  const violations = contractFormatOf(doc).validate(doc);
+export function contractViolations(doc: ContractDocument, limits: ParseLimits): FieldViolation[] {
+  const violations = contractFormatOf(doc).validate(doc, limits);
   if (violations.length > 0) return violations;
-  const models = boundedModels(doc);
+  const models = boundedModels(doc, limits);
   return models.ok ? [] : [models.violation];
 }
 
 /** The models of a stored or proposed contract; 422 naming the limit when they are over it. */
-export function contractModels(doc: ContractDocument): ModelGroup[] {
-  const models = boundedModels(doc);
+export function contractModels(doc: ContractDocument, limits: ParseLimits): ModelGroup[] {
+  const models = boundedModels(doc, limits);
   if (!models.ok) throw invalid("The data contract's normalized models are over the field limit.", [models.violation]);
   return models.groups;
 }
 
 /** The document as ODCS v3.1.0; 422 naming the limit when the models it is built from are over it. */
-export function contractToOdcs(doc: ContractDocument & { id: string }): ContractDocument {
+export function contractToOdcs(doc: ContractDocument & { id: string }, limits: ParseLimits): ContractDocument {
   const format = contractFormatOf(doc);
   // ODCS is already ODCS: its conversion is a copy, linear in the stored document, and needs no
   // models. The others are built from the models just checked against the limit, not built again.
-  return format.name === "odcs" ? format.toOdcs(doc) : format.toOdcs(doc, contractModels(doc));
+  return format.name === "odcs" ? format.toOdcs(doc) : format.toOdcs(doc, contractModels(doc, limits));
 }
 
 /**
@@ -75,7 +75,7 @@ export function contractToOdcs(doc: ContractDocument & { id: string }): Contract
  * the synchronous validation, models and conversions that follow find the results instead of
  * parsing megabytes of YAML on the event loop. Other formats hold their models in the document.
  */
-export async function parseContractAhead(doc: ContractDocument): Promise<void> {
+export async function parseContractAhead(doc: ContractDocument, parsing: Parsing): Promise<void> {
   if (contractFormatOf(doc).name !== "dcs-0.9" || doc.schema === undefined || doc.schema === null) return;
-  for (const { schema, path } of schemasOf(doc)) await parseSchemaOffThread(schema, path, parseLimits());
+  for (const { schema, path } of schemasOf(doc)) await parseSchemaOffThread(schema, path, parsing);
 }

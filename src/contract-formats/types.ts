@@ -43,8 +43,11 @@ export interface ContractFormat {
   readonly label: string;
   /** Whether a document is written in this format, by the member that marks it. */
   detects(doc: ContractDocument): boolean;
-  /** Every violation of the format's rules, with paths into the document. */
-  validate(doc: ContractDocument): FieldViolation[];
+  /**
+   * Every violation of the format's rules, with paths into the document. `limits`: the
+   * application's, for a format that parses specifications (defaults: `DEFAULT_PARSE_LIMITS`).
+   */
+  validate(doc: ContractDocument, limits?: ParseLimits): FieldViolation[];
   facts(doc: ContractDocument): ContractFacts;
   /**
    * Normalized models; only called on a valid document, through `contractModels` (./models.ts),

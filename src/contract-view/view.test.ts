@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { contractModels } from "../contract-formats/models.js";
+import { DEFAULT_PARSE_LIMITS } from "../schema-formats/limits.js";
 import { contractTitle } from "../contract-formats/title.js";
 import { contractView } from "./view.js";
 import { ruleInWords } from "./words.js";
 
 const load = (name: string) => parse(readFileSync(new URL(`../../test/fixtures/contracts/${name}`, import.meta.url), "utf8")) as Record<string, unknown> & { id: string };
-const viewOf = (doc: Record<string, unknown> & { id: string }) => contractView(doc, contractModels(doc));
+const viewOf = (doc: Record<string, unknown> & { id: string }) => contractView(doc, contractModels(doc, DEFAULT_PARSE_LIMITS));
 
 describe("the contract view", () => {
   it("shows every promise of an ODCS contract: keys, classifications, rules in words, servers, SLA, roles, support, price, terms", () => {

@@ -4,6 +4,7 @@
  * reading. Every value read here is a document author's text: it only ever narrows a grant.
  */
 import { contractModels } from "../contract-formats/models.js";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "../schema-formats/limits.js";
 import type { ContractDocument } from "../contract-formats/types.js";
 import type { ContractRole, PlanInput, PlanTable } from "./plan.js";
 
@@ -36,7 +37,7 @@ export function portInput(port: Json): PlanInput["port"] {
 }
 
 /** The contract's roles (ODCS `roles`) with their ceilings, and its models' top-level columns as tables. */
-export function contractInput(id: string, doc: ContractDocument): NonNullable<PlanInput["contract"]> {
+export function contractInput(id: string, doc: ContractDocument, limits: ParseLimits = DEFAULT_PARSE_LIMITS): NonNullable<PlanInput["contract"]> {
   const roles: ContractRole[] = (Array.isArray(doc.roles) ? doc.roles : []).filter(isRecord).flatMap((r) => {
     const role = text(r.role);
     if (role === undefined) return [];
@@ -49,7 +50,7 @@ export function contractInput(id: string, doc: ContractDocument): NonNullable<Pl
     return [out];
   });
   const physical = physicalNames(doc);
-  const tables: PlanTable[] = contractModels(doc).flatMap((group) =>
+  const tables: PlanTable[] = contractModels(doc, limits).flatMap((group) =>
     group.models.map((model) => {
       const names = physical.get(model.name);
       const column = (name: string) => names?.columns.get(name) ?? name;

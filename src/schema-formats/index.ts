@@ -8,14 +8,14 @@ import { customParser } from "./custom.js";
 import { dbtParser } from "./dbt.js";
 import { jsonschemaParser } from "./jsonschema.js";
 import { countFields } from "./definitions.js";
-import { DEFAULT_PARSE_LIMITS, parseLimits, specificationBytes, type ParseLimits } from "./limits.js";
+import { DEFAULT_PARSE_LIMITS, specificationBytes, type ParseLimits } from "./limits.js";
 import { recalledParse } from "./parse-cache.js";
 import { joinPath, isRecord, quote } from "./text.js";
 import { SCHEMA_TYPES } from "./types.js";
 import type { ParseResult, SchemaParser, SchemaType } from "./types.js";
 
 export * from "./types.js";
-export { DEFAULT_PARSE_LIMITS, configureParseLimits, parseLimits, type ParseLimits } from "./limits.js";
+export { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 export { countFields } from "./definitions.js";
 
 export const parsers: Readonly<Record<SchemaType, SchemaParser>> = {
@@ -61,7 +61,7 @@ export function parseSpecification(type: SchemaType, specification: unknown, bas
  * Validates a Schema object and parses its specification.
  * @param basePath path of the Schema object in the request body, e.g. `schema[0]`
  */
-export function parseSchema(schema: unknown, basePath: string, limits: ParseLimits = parseLimits()): ParseResult {
+export function parseSchema(schema: unknown, basePath: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   const recalled = recalledParse(schema, basePath);
   if (recalled) return recalled;
   if (!isRecord(schema)) {

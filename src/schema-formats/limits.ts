@@ -14,18 +14,6 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   parseTimeoutMs: 30_000,
 };
 
-let configured: ParseLimits = DEFAULT_PARSE_LIMITS;
-
-/** Sets the limits the server was configured with (once, at start; see `loadConfig`). */
-export function configureParseLimits(limits: ParseLimits): void {
-  configured = { ...limits };
-}
-
-/** The limits in force. */
-export function parseLimits(): ParseLimits {
-  return configured;
-}
-
 /** Thrown by a parser that would describe more fields than the limit allows. */
 export class FieldLimitExceeded extends Error {
   constructor(readonly limit: number) {

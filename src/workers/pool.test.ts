@@ -3,19 +3,20 @@
  * (`WorkersBusy`, a 429 for the client), what it took is done, and a deadline stops what runs.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { closeWorkers, runOffThread, WorkersBusy, WorkerTimedOut } from "./pool.js";
+import { Workers, WorkersBusy, WorkerTimedOut } from "./pool.js";
 
 /** YAML text that takes a worker some tens of milliseconds to parse. */
 const text = Array.from({ length: 2_000 }, (_, i) => `key_${i}:\n  name: value ${i}\n  items: [1, 2, 3]`).join("\n");
 
 describe("the worker pool", () => {
-  afterAll(() => closeWorkers());
+  const workers = new Workers();
+  afterAll(() => workers.close());
 
   it("refuses at once what it cannot queue, and does all it took", async () => {
     // More than the largest pool (4 threads) and its queue (64) can hold.
-    const results = await Promise.allSettled(Array.from({ length: 100 }, () => runOffThread("parseYaml", text, 60_000)));
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => workers.run("parseYaml", text, 60_000)));
     const refused = results.filter((r) => r.status === "rejected");
-    const done = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof runOffThread<"parseYaml">>>> => r.status === "fulfilled");
+    const done = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof workers.run<"parseYaml">>>> => r.status === "fulfilled");
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(WorkersBusy);
     expect(done.length).toBeGreaterThan(0);
@@ -24,7 +25,7 @@ describe("the worker pool", () => {
   });
 
   it("stops work past its deadline, and takes work again afterwards", async () => {
-    await expect(runOffThread("parseYaml", text, 1)).rejects.toBeInstanceOf(WorkerTimedOut);
-    await expect(runOffThread("writeYaml", { a: [1, "x"] }, 60_000)).resolves.toBe("a:\n  - 1\n  - x\n");
+    await expect(workers.run("parseYaml", text, 1)).rejects.toBeInstanceOf(WorkerTimedOut);
+    await expect(workers.run("writeYaml", { a: [1, "x"] }, 60_000)).resolves.toBe("a:\n  - 1\n  - x\n");
   });
 });

@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { parseContractAhead } from "../../contract-formats/models.js";
+import type { Parsing } from "../../schema-formats/off-thread.js";
 import type { Executor } from "../../platform/database/index.js";
 import { accessRoles, contractInput, portInput } from "../../privileges/inputs.js";
 import { planPrivileges, type PrivilegesPlan } from "../../privileges/plan.js";
@@ -53,16 +54,16 @@ export const PrivilegesPlanSchema = Type.Object(
 export type PrivilegesPlanDocument = Static<typeof PrivilegesPlanSchema>;
 
 /** The plan of a stored access; a port or contract that is gone plans from what remains. */
-export async function planOfAccess(ex: Executor, record: AccessRecord): Promise<PrivilegesPlan> {
+export async function planOfAccess(ex: Executor, record: AccessRecord, parsing: Parsing): Promise<PrivilegesPlan> {
   const product = await resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, "dataproduct", record.providerDataProductId);
   const port = product && findOutputPort(product.doc, record.doc.provider.outputPortId);
   const contractId = record.doc.provider.dataContractId;
   const contract = typeof contractId === "string" ? await resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, "datacontract", contractId) : undefined;
-  if (contract) await parseContractAhead(contract.doc);
+  if (contract) await parseContractAhead(contract.doc, parsing);
   return planPrivileges({
     accessId: record.id,
     roles: accessRoles(record.doc as unknown as Record<string, unknown>),
     port: port ? portInput(port.raw) : {},
-    contract: contract ? contractInput(contract.id, contract.doc) : null,
+    contract: contract ? contractInput(contract.id, contract.doc, parsing.limits) : null,
   });
 }

@@ -18,6 +18,7 @@ import { approveUnderPolicies } from "./approval-flow.js";
 import * as decisions from "./decisions.js";
 import type { AccessEvent, Decision } from "./decisions.js";
 import { planOfAccess } from "./privileges.js";
+import type { Parsing } from "../../schema-formats/off-thread.js";
 import type { PrivilegesPlan } from "../../privileges/plan.js";
 
 /**
@@ -30,6 +31,8 @@ export class AccessService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly limits: DocumentLimits,
+    /** The application's parse limits and worker threads, for the contract a privileges plan reads. */
+    private readonly parsing: Parsing,
     /** The organization's policies at the access gates (docs/policies.md); none when absent. */
     private readonly gates?: AccessGates,
   ) {}
@@ -121,7 +124,7 @@ export class AccessService {
 
   /** What the access allows, per object and column (docs/consumers.md); readable by whoever may read the access. */
   async privileges(p: Principal, id: string): Promise<PrivilegesPlan> {
-    return planOfAccess(this.database.db, await this.find(p.organizationId, id));
+    return planOfAccess(this.database.db, await this.find(p.organizationId, id), this.parsing);
   }
 
   /**

@@ -11,6 +11,7 @@ import { documentRoutes } from "../catalog/document-routes.js";
 import { ownedFilters } from "../catalog/owned-documents.js";
 import { ContractModelsSchema, DataContractSchema, type DataContract } from "./shapes.js";
 import { contractModels, contractViewOf, contractYamlText } from "./service.js";
+import type { Parsing } from "../../schema-formats/off-thread.js";
 import type { Database } from "../../platform/database/index.js";
 import { ContractViewSchema } from "../../contract-view/shapes.js";
 import { PutContractQuery } from "./versions/shapes.js";
@@ -27,14 +28,14 @@ const FormatQuery = {
 };
 
 /** The stored contract, or its conversion; a 0.9 contract's big schemas are parsed off the event loop first. */
-async function asRequested(contract: DataContract, query: Record<string, string | undefined>) {
+async function asRequested(parsing: Parsing, contract: DataContract, query: Record<string, string | undefined>) {
   if (query.format !== "odcs") return contract;
-  await parseContractAhead(contract);
-  const odcs = contractToOdcs(contract);
+  await parseContractAhead(contract, parsing);
+  const odcs = contractToOdcs(contract, parsing.limits);
   return query.odcsVersion === ODCS_32_VERSION ? liftTo32(odcs) : odcs;
 }
 
-export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config, database: Database): void {
+export function dataContractRoutes(app: App, contracts: DocumentService<DataContract>, config: Config, database: Database, parsing: Parsing): void {
   documentRoutes(app, {
     plural: "datacontracts",
     noun: "data contract",
@@ -45,7 +46,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     ...ownedFilters("ODCS `domain` or the Data Contract Specification's `info.domain`", { byName: true }),
     readQuery: FormatQuery,
     writeQuery: PutContractQuery.properties,
-    present: asRequested,
+    present: (contract, query) => asRequested(parsing, contract, query),
   });
 
   app.get(
@@ -63,7 +64,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: { format?: string; odcsVersion?: string } }>, reply) => {
       // As written when it was sent as YAML (comments and order kept); generated otherwise, and for a conversion.
       const { contract, text: written } = await contractYamlText(contracts, database.db, principalOf(request), request.params.id);
-      const text = written !== null && request.query.format === undefined ? written : await yamlText(await asRequested(contract, request.query), config.limits.schemaParseTimeoutMs);
+      const text = written !== null && request.query.format === undefined ? written : await yamlText(await asRequested(parsing, contract, request.query), config.limits.schemaParseTimeoutMs, parsing.workers);
       return reply.type("application/yaml; charset=utf-8").send(text);
     },
   );
@@ -80,7 +81,7 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
         response: { 200: ContractModelsSchema, ...errors(404) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>) => contractModels(contracts, principalOf(request), request.params.id),
+    async (request: FastifyRequest<{ Params: { id: string } }>) => contractModels(contracts, parsing, principalOf(request), request.params.id),
   );
 
   app.get(
@@ -95,6 +96,6 @@ export function dataContractRoutes(app: App, contracts: DocumentService<DataCont
         response: { 200: ContractViewSchema, ...errors(404, 422) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string } }>) => contractViewOf(contracts, principalOf(request), request.params.id),
+    async (request: FastifyRequest<{ Params: { id: string } }>) => contractViewOf(contracts, parsing, principalOf(request), request.params.id),
   );
 }

@@ -5,8 +5,7 @@ import type { Executor } from "../../platform/database/index.js";
 import { conflict, tooLarge } from "../../platform/errors.js";
 import { outputPorts } from "../../product-formats/ports.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
-import { parseLimits } from "../../schema-formats/index.js";
-import { parseSchemaOffThread } from "../../schema-formats/off-thread.js";
+import { parseSchemaOffThread, type Parsing } from "../../schema-formats/off-thread.js";
 import type { CatalogKind, DocumentService } from "../catalog/document-service.js";
 import { resourceRepository } from "../catalog/resource-repository.js";
 import { ownedDocument, ownerViolations } from "../catalog/owned-documents.js";
@@ -20,8 +19,8 @@ import type { ContractVersionService } from "./versions/service.js";
 export { checkSchema } from "../../contract-formats/dcs09.js";
 
 /** Parses one Schema object ahead, on a worker thread when it is big (see `parseContractAhead`); 429 when every worker is busy. */
-export async function parseSchemaAhead(schema: unknown, path: string): Promise<void> {
-  await parseSchemaOffThread(schema, path, parseLimits());
+export async function parseSchemaAhead(schema: unknown, path: string, parsing: Parsing): Promise<void> {
+  await parseSchemaOffThread(schema, path, parsing);
 }
 
 export const contractFacts = (contract: DataContract) => contractFormatOf(contract).facts(contract);
@@ -57,7 +56,8 @@ export const contractOwner = (contract: DataContract): string | null | undefined
 export const HOW_TO_OWN =
   "A team names itself the owner of an ODCS contract in `team.name` (v3.1 and later), in a custom property `owner` (customProperties: [{property: owner, value: <team id>}]) or in `domain`; of a Data Contract Specification contract in `info.owner`.";
 
-export function dataContractKind(hooks: DataContractHooks, limits: DocumentLimits): CatalogKind<DataContract> {
+/** `parsing`: the application's parse limits and worker threads, which the contracts' schemas are held to. */
+export function dataContractKind(hooks: DataContractHooks, limits: DocumentLimits, parsing: Parsing): CatalogKind<DataContract> {
   return {
     kind: "datacontract",
     label: "Data contract",
@@ -65,11 +65,11 @@ export function dataContractKind(hooks: DataContractHooks, limits: DocumentLimit
     // The big typed schemas of a 0.9 contract are parsed on worker threads before the write
     // transaction: validation then finds the results instead of parsing while holding a lock.
     async precheck(contract) {
-      await parseContractAhead(contract);
+      await parseContractAhead(contract, parsing);
       return [];
     },
     async validate(ex, organizationId, contract) {
-      const violations = contractViolations(contract);
+      const violations = contractViolations(contract, parsing.limits);
       const facts = contractFacts(contract);
       // A missing owner is already a violation of the format's own rules where the format requires
       // one; an ODCS contract may name none, and the organization owns it.
@@ -131,17 +131,17 @@ export async function contractYamlText(contracts: DocumentService<DataContract>,
 }
 
 /** The normalized models of a stored contract, group by group (one per typed schema, or the format's own). */
-export async function contractModels(contracts: DocumentService<DataContract>, p: Principal, id: string) {
+export async function contractModels(contracts: DocumentService<DataContract>, parsing: Parsing, p: Principal, id: string) {
   const contract = await contracts.get(p, id);
-  await parseContractAhead(contract);
-  const schemas = boundedContractModels(contract);
+  await parseContractAhead(contract, parsing);
+  const schemas = boundedContractModels(contract, parsing.limits);
   const definitions = schemas.flatMap((s) => s.definitions ?? []);
   return { format: contractFormatOf(contract).name, models: schemas.flatMap((s) => s.models), ...(definitions.length > 0 ? { definitions } : {}), schemas };
 }
 
 /** The contract as people read it (src/contract-view): every promise, from any format. */
-export async function contractViewOf(contracts: DocumentService<DataContract>, p: Principal, id: string) {
+export async function contractViewOf(contracts: DocumentService<DataContract>, parsing: Parsing, p: Principal, id: string) {
   const contract = await contracts.get(p, id);
-  await parseContractAhead(contract);
-  return contractView(contract, boundedContractModels(contract));
+  await parseContractAhead(contract, parsing);
+  return contractView(contract, boundedContractModels(contract, parsing.limits));
 }

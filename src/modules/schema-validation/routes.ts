@@ -5,6 +5,7 @@ import { errors } from "../../platform/http/shapes.js";
 import type { App } from "../../platform/http/types.js";
 import { ParsedSchemaSchema, SchemaObjectSchema } from "../datacontracts/shapes.js";
 import { checkSchema, parseSchemaAhead } from "../datacontracts/service.js";
+import type { Parsing } from "../../schema-formats/off-thread.js";
 
 /**
  * The normalized models, or with format=odcs the ODCS `schema[]` objects in their place: one
@@ -22,7 +23,8 @@ const ValidateAnswer = Type.Object(
   { title: "ValidatedSchema" },
 );
 
-export function schemaRoutes(app: App): void {
+/** `parsing`: the application's parse limits and worker threads. */
+export function schemaRoutes(app: App, parsing: Parsing): void {
   app.post(
     "/api/schemas/validate",
     {
@@ -39,8 +41,8 @@ export function schemaRoutes(app: App): void {
       },
     },
     async (request) => {
-      await parseSchemaAhead(request.body, "");
-      const check = checkSchema(request.body, "");
+      await parseSchemaAhead(request.body, "", parsing);
+      const check = checkSchema(request.body, "", parsing.limits);
       if (!check.ok) throw invalid("The schema is not valid.", check.violations);
       if (request.query.format !== "odcs") return check.parsed;
       const { models, definitions: _definitions, ...parsed } = check.parsed;

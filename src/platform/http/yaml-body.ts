@@ -7,7 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { badRequest, type FieldViolation, Problem, unsupportedMediaType } from "../errors.js";
 import { parsePath, type Segment } from "../paths.js";
 import { holdsMoreThan, readYaml, writeYaml, type YamlPosition } from "../yaml-document.js";
-import { runOffThread, WorkerTimedOut } from "../../workers/pool.js";
+import { WorkerTimedOut, type Workers } from "../../workers/pool.js";
 import { inOrganization } from "../../metrics/registry.js";
 import { bodyText } from "./json-body.js";
 import { keepText } from "../yaml-sources.js";
@@ -38,9 +38,9 @@ const bodies = new WeakMap<FastifyRequest, Locate>();
 
 /**
  * Registers the YAML media types; routes opt in with `config: { yamlBody: true }`, others answer
- * 415. `timeoutMs` bounds the parse of a big body (SCHEMA_PARSE_TIMEOUT_MS).
+ * 415. `timeoutMs` bounds the parse of a big body (SCHEMA_PARSE_TIMEOUT_MS), done by the application's `workers`.
  */
-export function registerYamlBodies(app: App, timeoutMs: number): void {
+export function registerYamlBodies(app: App, timeoutMs: number, workers: Workers): void {
   app.addContentTypeParser([...YAML_MEDIA_TYPES], { parseAs: "buffer" }, async (request: FastifyRequest, body: string | Buffer) => {
     if (request.routeOptions.config?.yamlBody !== true) {
       throw unsupportedMediaType("This operation takes JSON only (Content-Type: application/json).");
@@ -56,19 +56,19 @@ export function registerYamlBodies(app: App, timeoutMs: number): void {
     // A body is parsed outside the request's async context: name its organization for the worker metrics,
     // and its share of the workers (src/workers/shares.ts).
     const owner = request.principal?.organizationId ?? "";
-    const parse = () => runOffThread("parseYaml", text, timeoutMs, owner);
+    const parse = () => workers.run("parseYaml", text, timeoutMs, owner);
     const parsed = await timedOutAs(inOrganization(request.principal?.organizationId, parse), `Parsing the ${text.length}-character YAML body`, 413);
     if ("invalid" in parsed) throw badRequest(parsed.invalid, parsed.violations);
     // The worker's parse is gone; the rare request whose body turns out invalid parses it again there.
-    bodies.set(request, (paths) => runOffThread("locateInYaml", { text, paths }, timeoutMs, owner));
+    bodies.set(request, (paths) => workers.run("locateInYaml", { text, paths }, timeoutMs, owner));
     return keepText(parsed.value, text);
   });
 }
 
 /** A document as YAML text, written on a worker thread when it is big. */
-export async function yamlText(value: unknown, timeoutMs: number): Promise<string> {
+export async function yamlText(value: unknown, timeoutMs: number, workers: Workers): Promise<string> {
   if (!holdsMoreThan(value, IN_PLACE_NODES)) return writeYaml(value);
-  return timedOutAs(runOffThread("writeYaml", value, timeoutMs), "Writing the document as YAML", 503);
+  return timedOutAs(workers.run("writeYaml", value, timeoutMs), "Writing the document as YAML", 503);
 }
 
 /** Work on a worker thread whose deadline passed becomes a `status` problem (a full queue is a 429 of its own, `WorkersBusy`). */

@@ -14,6 +14,7 @@ import { policy } from "../../../policies/index.js";
 import { accessRepository } from "../../access/repository.js";
 import { resourceRepository } from "../../catalog/resource-repository.js";
 import { checkDocumentSize, type DocumentLimits } from "../../catalog/document-limits.js";
+import type { Parsing } from "../../../schema-formats/off-thread.js";
 import { contractVersionRepository } from "./repository.js";
 import { withMembers } from "../../../platform/objects.js";
 import { contractOwner, HOW_TO_OWN } from "../service.js";
@@ -52,7 +53,7 @@ export interface ChangeReport {
  * over the field limit). Named types that fields refer to by `ref` (described once) are compared
  * as one more model, `definitions`, so a change inside a shared type is seen once, where it is defined.
  */
-export function modelsOf(doc: ContractDocument, groups: ModelGroup[] = contractModels(doc)): NormalizedModel[] {
+export function modelsOf(doc: ContractDocument, groups: ModelGroup[]): NormalizedModel[] {
   const definitions = groups.flatMap((group) => group.definitions ?? []);
   const models = groups.flatMap((group) => group.models);
   return definitions.length > 0 ? [...models, { name: "definitions", kind: "record", fields: definitions }] : models;
@@ -76,7 +77,14 @@ export class ContractVersionService {
     private readonly limits: DocumentLimits,
     /** Where a proposal that breaks approved accesses is appended (`proposeToConsumers`). */
     private readonly events: EventLog,
+    /** The application's parse limits and worker threads, which the compared contracts are held to. */
+    private readonly parsing: Parsing,
   ) {}
+
+  /** The normalized models of a contract, within the application's limits. */
+  private models(doc: ContractDocument): NormalizedModel[] {
+    return modelsOf(doc, contractModels(doc, this.parsing.limits));
+  }
 
   /** The proposal being told per organization and contract, so that the next one waits for it. */
   private readonly proposing = new Map<string, Promise<unknown>>();
@@ -113,9 +121,9 @@ export class ContractVersionService {
     const toN = to ?? newest;
     const fromN = from ?? Math.max(1, toN - 1);
     const [a, b] = await Promise.all([this.versionDoc(p, id, fromN), this.versionDoc(p, id, toN)]);
-    await parseContractAhead(a);
-    await parseContractAhead(b);
-    return this.report(this.database.db, p.organizationId, id, fromN, toN, [...diffModels(modelsOf(a), modelsOf(b)), ...diffDocument(a, b)]);
+    await parseContractAhead(a, this.parsing);
+    await parseContractAhead(b, this.parsing);
+    return this.report(this.database.db, p.organizationId, id, fromN, toN, [...diffModels(this.models(a), this.models(b)), ...diffDocument(a, b)]);
   }
 
   /** Differences between the current document and a proposed one, without storing anything. */
@@ -172,11 +180,11 @@ export class ContractVersionService {
     checkDocumentSize("Proposed data contract", JSON.stringify(proposed), this.limits);
     const current = await this.current(p, id);
     const candidate = withMembers(proposed, { id });
-    await parseContractAhead(current);
-    await parseContractAhead(candidate);
-    const violations = contractViolations(candidate);
+    await parseContractAhead(current, this.parsing);
+    await parseContractAhead(candidate, this.parsing);
+    const violations = contractViolations(candidate, this.parsing.limits);
     if (violations.length > 0) throw invalid("The proposed data contract is not valid.", violations);
-    const changes = [...diffModels(modelsOf(current), modelsOf(candidate)), ...diffDocument(current, candidate)];
+    const changes = [...diffModels(this.models(current), this.models(candidate)), ...diffDocument(current, candidate)];
     return { report: await this.report(this.database.db, p.organizationId, id, "current", "proposed", changes), candidate, changes };
   }
 
@@ -190,8 +198,8 @@ export class ContractVersionService {
     if (allowBreaking) policy.overrideBreakingChange(p);
     // A document stored over the field limit (before the limit was lowered) has no models to compare:
     // the update that brings it within the limit starts its comparisons afresh.
-    const previous = boundedModels(before);
-    const changes = [...diffModels(previous.ok ? modelsOf(before, previous.groups) : [], modelsOf(after)), ...diffDocument(before, after)];
+    const previous = boundedModels(before, this.parsing.limits);
+    const changes = [...diffModels(previous.ok ? modelsOf(before, previous.groups) : [], this.models(after)), ...diffDocument(before, after)];
     const breakingChanges = changes.filter((c) => c.breaking);
     if (breakingChanges.length === 0) return { breaking: false };
     if (allowBreaking) return { breaking: true };
