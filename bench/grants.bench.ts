@@ -5,7 +5,7 @@
  *   ratio ≤ 20, and the statements it sends to PostgreSQL: the ledger and the catalog, none per access;
  * - from an access's deactivation to a real login's refused query (42501), following the feed
  *   with long polling (p99 ≤ 2 s) and with the protocol's short polls (p99 ≤ 10 s + 1 s), over
- *   BENCH_GRANTS_SAMPLES (default 5) deactivations each.
+ *   BENCH_GRANTS_SAMPLES (default 20) deactivations each.
  * BENCH_GRANTS_PARTS (default `reconcile,long,short`) names the parts to run: `long` alone measures
  * the long-polling deactivations only.
  */
@@ -27,7 +27,7 @@ import { percentile, round, SMALL } from "./support.js";
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const ACCESSES = Number(process.env.BENCH_GRANTS_ACCESSES ?? (SMALL ? 100 : 1000));
-const SAMPLES = Number(process.env.BENCH_GRANTS_SAMPLES ?? (SMALL ? 2 : 5));
+const SAMPLES = Number(process.env.BENCH_GRANTS_SAMPLES ?? (SMALL ? 2 : 20));
 const PASSES = SMALL ? 3 : 7;
 /** How many activations go through the connector's event handling; the rest are set up directly. */
 const FEED_GRANTS = Math.max(1, Math.min(ACCESSES, Number(process.env.BENCH_GRANTS_FEED ?? 20)));
