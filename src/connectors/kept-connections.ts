@@ -7,6 +7,17 @@
  * server while the first still runs gets a connection of its own. `close` ends them all.
  */
 
+/** No connection could be made to a configured server; the cause stays in the operator's log. */
+export class Unreachable extends Error {
+  override readonly name: string = "Unreachable";
+  constructor(
+    readonly server: string,
+    cause: unknown,
+  ) {
+    super(`could not connect to server '${server}'`, { cause });
+  }
+}
+
 /** What an engine's driver does for {@link KeptConnections}. */
 export interface Driver<C> {
   /** A new connection to a configured server, with its timeouts set; throws the engine's "unreachable" error. */

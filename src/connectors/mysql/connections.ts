@@ -1,16 +1,10 @@
 import mysql from "mysql2/promise";
-import { KeptConnections } from "../kept-connections.js";
+import { KeptConnections, Unreachable } from "../kept-connections.js";
 import type { MysqlConfig } from "./config.js";
 
-/** No connection could be made to a configured server; the cause stays in the operator's log. */
-export class MysqlUnreachable extends Error {
+/** No connection could be made to a configured MySQL or MariaDB server. */
+export class MysqlUnreachable extends Unreachable {
   override readonly name = "MysqlUnreachable";
-  constructor(
-    readonly server: string,
-    cause: unknown,
-  ) {
-    super(`could not connect to server '${server}'`, { cause });
-  }
 }
 
 export type Run = (sql: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;

@@ -1,17 +1,8 @@
 import pg from "pg";
-import { KeptConnections } from "../kept-connections.js";
+import { KeptConnections, Unreachable } from "../kept-connections.js";
 import type { ConnectorConfig } from "./config.js";
 
-/** No connection could be made to a configured server; the cause stays in the operator's log. */
-export class Unreachable extends Error {
-  override readonly name = "Unreachable";
-  constructor(
-    readonly server: string,
-    cause: unknown,
-  ) {
-    super(`could not connect to server '${server}'`, { cause });
-  }
-}
+export { Unreachable };
 
 /** pg's client has `ref` and `unref` (on its socket) that its type declarations leave out. */
 const socketOf = (client: pg.Client) => client as unknown as { ref(): void; unref(): void };
