@@ -5,7 +5,9 @@
  *   ratio ≤ 20, and the statements it sends to PostgreSQL: the ledger and the catalog, none per access;
  * - from an access's deactivation to a real login's refused query (42501), following the feed
  *   with long polling (p99 ≤ 2 s) and with the protocol's short polls (p99 ≤ 10 s + 1 s), over
- *   BENCH_GRANTS_SAMPLES (default 5) deactivations each.
+ *   BENCH_GRANTS_SAMPLES (default 20) deactivations each.
+ * BENCH_GRANTS_PARTS (default `reconcile,long,short`) names the parts to run: `long` alone measures
+ * the long-polling deactivations only.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,10 +27,11 @@ import { percentile, round, SMALL } from "./support.js";
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const ACCESSES = Number(process.env.BENCH_GRANTS_ACCESSES ?? (SMALL ? 100 : 1000));
-const SAMPLES = Number(process.env.BENCH_GRANTS_SAMPLES ?? (SMALL ? 2 : 5));
+const SAMPLES = Number(process.env.BENCH_GRANTS_SAMPLES ?? (SMALL ? 2 : 20));
 const PASSES = SMALL ? 3 : 7;
 /** How many activations go through the connector's event handling; the rest are set up directly. */
 const FEED_GRANTS = Math.max(1, Math.min(ACCESSES, Number(process.env.BENCH_GRANTS_FEED ?? 20)));
+const PARTS = new Set((process.env.BENCH_GRANTS_PARTS ?? "reconcile,long,short").split(",").map((p) => p.trim()));
 const q = pg.escapeIdentifier;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,51 +124,54 @@ export async function run(): Promise<Record<string, unknown>> {
     const signal = new AbortController().signal;
 
     // Reconciliation with nothing drifted, counting what reaches PostgreSQL.
-    let statements = 0;
-    const query = pg.Client.prototype.query;
-    const counting = function (this: pg.Client, ...args: unknown[]) {
-      statements++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    const passes: number[] = [];
-    const perPass: number[] = [];
-    let drifted = 0;
-    for (let i = 0; i < PASSES; i++) {
-      statements = 0;
-      pg.Client.prototype.query = counting;
-      const start = performance.now();
-      try {
-        drifted += (await connector.reconcile(api, signal)).length;
-      } finally {
-        pg.Client.prototype.query = query;
+    const measureReconciliation = async () => {
+      let statements = 0;
+      const query = pg.Client.prototype.query;
+      const counting = function (this: pg.Client, ...args: unknown[]) {
+        statements++;
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      const passes: number[] = [];
+      const perPass: number[] = [];
+      let drifted = 0;
+      for (let i = 0; i < PASSES; i++) {
+        statements = 0;
+        pg.Client.prototype.query = counting;
+        const start = performance.now();
+        try {
+          drifted += (await connector.reconcile(api, signal)).length;
+        } finally {
+          pg.Client.prototype.query = query;
+        }
+        passes.push(performance.now() - start);
+        perPass.push(statements);
       }
-      passes.push(performance.now() - start);
-      perPass.push(statements);
-    }
-    const roles = Array.from({ length: ACCESSES }, (_, i) => roleFor({ team: `t${i}` })).sort();
-    const reads: number[] = [];
-    for (let i = 0; i < PASSES; i++) {
-      const start = performance.now();
-      const client = new pg.Client(connection(database));
-      await client.connect();
-      await readCatalog(client, roles, [], "steward_masked");
-      await client.end();
-      reads.push(performance.now() - start);
-    }
-    const passMs = percentile(passes, 50);
-    const readMs = percentile(reads, 50);
-    const reconciliation = {
-      accesses: ACCESSES,
-      setup: { grantedThroughFeed: fed, feedGrantMsPerAccess: round(feedGrantMs, 1), directGrantMsPerAccess: round(directGrantMs, 1) },
-      passes: PASSES,
-      passMsMedian: round(passMs, 1),
-      catalogReadMsMedian: round(readMs, 1),
-      ratio: round(passMs / readMs, 1),
-      mark: 20,
-      statementsPerPass: Math.max(...perPass),
-      statementsPerAccess: round(Math.max(...perPass) / ACCESSES, 4),
-      drifted,
+      const roles = Array.from({ length: ACCESSES }, (_, i) => roleFor({ team: `t${i}` })).sort();
+      const reads: number[] = [];
+      for (let i = 0; i < PASSES; i++) {
+        const start = performance.now();
+        const client = new pg.Client(connection(database));
+        await client.connect();
+        await readCatalog(client, roles, [], "steward_masked");
+        await client.end();
+        reads.push(performance.now() - start);
+      }
+      const passMs = percentile(passes, 50);
+      const readMs = percentile(reads, 50);
+      return {
+        accesses: ACCESSES,
+        setup: { grantedThroughFeed: fed, feedGrantMsPerAccess: round(feedGrantMs, 1), directGrantMsPerAccess: round(directGrantMs, 1) },
+        passes: PASSES,
+        passMsMedian: round(passMs, 1),
+        catalogReadMsMedian: round(readMs, 1),
+        ratio: round(passMs / readMs, 1),
+        mark: 20,
+        statementsPerPass: Math.max(...perPass),
+        statementsPerAccess: round(Math.max(...perPass) / ACCESSES, 4),
+        drifted,
+      };
     };
+    const reconciliation = PARTS.has("reconcile") ? await measureReconciliation() : undefined;
 
     // Deactivation → refused query, following the feed.
     const latency = async (longPolling: boolean, first: number) => {
@@ -204,8 +210,9 @@ export async function run(): Promise<Record<string, unknown>> {
       }
       return { samples: SAMPLES, p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)), maxMs: round(Math.max(...times)) };
     };
-    const longPoll = { ...(await latency(true, 0)), markMs: 2000 };
-    const shortPoll = { ...(await latency(false, SAMPLES)), markMs: 11_000 };
+    const longPoll = PARTS.has("long") ? { ...(await latency(true, 0)), markMs: 2000 } : undefined;
+    const shortPoll = PARTS.has("short") ? { ...(await latency(false, SAMPLES)), markMs: 11_000 } : undefined;
+    await connector.close();
     return { name: "grants", reconciliation, deactivation: { longPoll, shortPoll } };
   } finally {
     await server.close();

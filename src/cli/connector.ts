@@ -103,6 +103,10 @@ export function registerConnectorCommands(program: Command): void {
       warn: (message, fields) => process.stderr.write(`warning: ${line(message, fields)}`),
       error: (message, fields) => process.stderr.write(`error: ${line(message, fields)}`),
     });
-    await followWithReconciliation(opts, access, { types: [...MYSQL_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
+    try {
+      await followWithReconciliation(opts, access, { types: [...MYSQL_KINDS], handler: access.handle, longPolling: opts.longPoll === true });
+    } finally {
+      await access.close();
+    }
   });
 }

@@ -142,13 +142,18 @@ export abstract class AccessConnector {
   }
 
   private async deactivate(accessId: string, { api, signal }: EventContext): Promise<void> {
-    const access = await read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal);
+    // The ledger is read while Steward answers: both reads, one wait. The ledger's answer, or its
+    // failure, counts only when the access is found ended.
+    const [found, recorded] = await Promise.allSettled([read<AccessView>(api, `/api/access/${encodeURIComponent(accessId)}`, signal), this.ledgerFind(accessId, signal)]);
+    if (found.status === "rejected") throw found.reason;
+    const access = found.value;
     if (access?.info.active) return; // active again since: keep the privileges
     // A deleted access cannot be reported on; its grant is still revoked.
     const report: Report = access ? this.reporter(api, accessId, signal) : async () => {};
     let previous: Target | undefined;
     try {
-      previous = await this.ledgerFind(accessId, signal);
+      if (recorded.status === "rejected") throw recorded.reason;
+      previous = recorded.value;
       if (!previous) return; // nothing was granted, or it was revoked already
       await report("deprovisioning-started");
       await this.revoke(accessId, previous, signal);

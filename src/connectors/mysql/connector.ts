@@ -4,7 +4,8 @@ import type { ServerReference } from "../postgres/catalog.js";
 import { Refusal, type Target } from "../postgres/trust.js";
 import type { MysqlConfig } from "./config.js";
 import { isDefaultRole, mysqlPrivileges, mysqlRevokeOne, readMysqlCatalog } from "./reconcile.js";
-import { membershipStatements, NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement, MysqlUnreachable, withMysql, type Run } from "./sql.js";
+import { MysqlConnections, MysqlUnreachable, type Run } from "./connections.js";
+import { membershipStatements, NO_SUCH_GRANT, MysqlLedger, mysqlGrant, mysqlGrantStatement, mysqlRevoke, mysqlRevokeStatement } from "./sql.js";
 
 export const MYSQL_EXECUTOR = "steward-mysql-connector";
 export const MYSQL_KINDS = ["AccessActivatedEvent", "AccessDeactivatedEvent"] as const;
@@ -49,6 +50,7 @@ export class MysqlAccessConnector extends AccessConnector {
   protected readonly reportedAs = { platform: "mysql", executor: MYSQL_EXECUTOR };
   protected readonly containerWord = "database";
   private readonly ledger: MysqlLedger;
+  private readonly connections: MysqlConnections;
 
   constructor(
     private readonly config: MysqlConfig,
@@ -56,6 +58,12 @@ export class MysqlAccessConnector extends AccessConnector {
   ) {
     super(logger);
     this.ledger = new MysqlLedger(config.ledger.schema);
+    this.connections = new MysqlConnections(config);
+  }
+
+  /** Ends the connections kept open between events (connections.ts). */
+  close(): Promise<void> {
+    return this.connections.close();
   }
 
   protected serves(type: string | undefined): boolean {
@@ -147,7 +155,7 @@ export class MysqlAccessConnector extends AccessConnector {
   }
 
   private on<T>(server: string, signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
-    return withMysql(this.config, server, signal, work);
+    return this.connections.with(server, signal, work);
   }
 
   private onLedger<T>(signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {

@@ -8,7 +8,8 @@ import type { Membership } from "../postgres/config.js";
 import type { CatalogState, Privilege } from "../postgres/drift.js";
 import { maskViewName } from "../postgres/grants.js";
 import type { Target } from "../postgres/trust.js";
-import { q, VIEW_DIGEST, VIEW_MARKS, type Run } from "./sql.js";
+import type { Run } from "./connections.js";
+import { q, VIEW_DIGEST, VIEW_MARKS } from "./sql.js";
 
 const DB_PRIVILEGES = ["Select", "Insert", "Update", "Delete", "Create", "Drop", "Alter", "Index", "Create_view", "Show_view", "Trigger", "References", "Lock_tables"];
 

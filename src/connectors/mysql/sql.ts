@@ -1,64 +1,10 @@
-import mysql from "mysql2/promise";
 import { maskViewName } from "../postgres/grants.js";
 import type { Membership } from "../postgres/config.js";
 import type { TableGrant, Target } from "../postgres/trust.js";
-import type { MysqlConfig } from "./config.js";
-
-/** No connection could be made to a configured server; the cause stays in the operator's log. */
-export class MysqlUnreachable extends Error {
-  override readonly name = "MysqlUnreachable";
-  constructor(
-    readonly server: string,
-    cause: unknown,
-  ) {
-    super(`could not connect to server '${server}'`, { cause });
-  }
-}
+import type { Run } from "./connections.js";
 
 /** A quoted identifier: backticks, with a backtick inside doubled. */
 export const q = (name: string): string => `\`${name.replace(/`/g, "``")}\``;
-
-export type Run = (sql: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;
-
-/**
- * One connection per piece of work, to a configured server only, with every timeout set:
- * connecting, each statement on the server (MariaDB `max_statement_time`, MySQL
- * `max_execution_time`), lock waits, and a client-side deadline per answer. An abort signal
- * destroys the connection at once.
- */
-export async function withMysql<T>(config: MysqlConfig, serverName: string, signal: AbortSignal, work: (run: Run) => Promise<T>): Promise<T> {
-  const server = config.servers.get(serverName);
-  if (!server) throw new Error(`server '${serverName}' is not configured`);
-  const { connectMs, statementMs, lockMs } = config.timeouts;
-  signal.throwIfAborted();
-  let connection: mysql.Connection;
-  try {
-    const { ssl, ...rest } = server.connection;
-    connection = await mysql.createConnection({ ...rest, ...(ssl ? { ssl: {} } : {}), connectTimeout: connectMs, multipleStatements: false, supportBigNumbers: true });
-  } catch (error) {
-    signal.throwIfAborted();
-    throw new MysqlUnreachable(serverName, error);
-  }
-  connection.on("error", () => {});
-  const abort = () => connection.destroy();
-  signal.addEventListener("abort", abort, { once: true });
-  const run: Run = async (sql, values) => {
-    const [rows] = await connection.query({ sql, values, timeout: statementMs + connectMs });
-    return Array.isArray(rows) ? (rows as Array<Record<string, unknown>>) : [];
-  };
-  try {
-    const lockSeconds = Math.max(1, Math.ceil(lockMs / 1000));
-    await run(`SET SESSION lock_wait_timeout = ${lockSeconds}, SESSION innodb_lock_wait_timeout = ${lockSeconds}`);
-    await run(`SET SESSION max_statement_time = ${statementMs / 1000}`).catch(() => run(`SET SESSION max_execution_time = ${statementMs}`));
-    return await work(run);
-  } catch (error) {
-    signal.throwIfAborted();
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", abort);
-    await connection.end().catch(() => connection.destroy());
-  }
-}
 
 const object = (t: Pick<Target, "schema" | "table">) => (t.table === null ? `${q(t.schema)}.*` : `${q(t.schema)}.${q(t.table)}`);
 

@@ -1,66 +1,71 @@
 import pg from "pg";
+import { KeptConnections, Unreachable } from "../kept-connections.js";
 import type { ConnectorConfig } from "./config.js";
 
-/** No connection could be made to a configured server; the cause stays in the operator's log. */
-export class Unreachable extends Error {
-  override readonly name = "Unreachable";
-  constructor(
-    readonly server: string,
-    cause: unknown,
-  ) {
-    super(`could not connect to server '${server}'`, { cause });
+export { Unreachable };
+
+/** pg's client has `ref` and `unref` (on its socket) that its type declarations leave out. */
+const socketOf = (client: pg.Client) => client as unknown as { ref(): void; unref(): void };
+
+/**
+ * Connections to the configured servers only, each with every timeout set: connecting (until the
+ * server is ready for queries), each statement and lock wait on the server, and each answer on
+ * the client side (a server that stops answering mid-statement). An abort signal ends the
+ * connection at once, whatever it is waiting for. One connection per server is kept open between
+ * pieces of work (../kept-connections.ts).
+ */
+export class Connections extends KeptConnections<pg.Client> {
+  constructor(config: ConnectorConfig) {
+    super({
+      open: (server, signal) => open(config, server, signal),
+      end: (client) => client.end().catch(() => {}),
+      destroy: (client) => void client.end().catch(() => {}),
+      // Work that failed inside a transaction leaves it open: such a connection is not reused.
+      reusable: (client) => client.getTransactionStatus() === "I",
+      lost: (error) =>
+        error instanceof pg.DatabaseError
+          ? /^(57P0[1-3]|08)/.test(error.code ?? "")
+          : ["ECONNRESET", "EPIPE"].includes(String((error as { code?: unknown } | null)?.code)) || /Connection terminated|not queryable/.test(error instanceof Error ? error.message : ""),
+      onEnd: (client, listener) => void client.once("end", listener),
+      hold: (client, held) => (held ? socketOf(client).ref() : socketOf(client).unref()),
+    });
   }
 }
 
-/**
- * Opens one connection per piece of work, to a configured server only, with every timeout set:
- * connecting (until the server is ready for queries), each statement and lock wait on the server,
- * and each answer on the client side (a server that stops answering mid-statement). An abort
- * signal ends the connection at once, whatever it is waiting for.
- */
-export class Connections {
-  constructor(private readonly config: ConnectorConfig) {}
-
-  async with<T>(serverName: string, signal: AbortSignal, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const server = this.config.servers.get(serverName);
-    if (!server) throw new Error(`server '${serverName}' is not configured`);
-    const { connectMs, statementMs, lockMs } = this.config.timeouts;
-    const { host, port, database, user, password, ssl } = server.connection;
-    const client = new pg.Client({
-      host,
-      port,
-      database,
-      user,
-      password,
-      ssl,
-      application_name: "steward-connector",
-      connectionTimeoutMillis: connectMs,
-      statement_timeout: statementMs,
-      lock_timeout: lockMs,
-      idle_in_transaction_session_timeout: statementMs,
-      query_timeout: statementMs + connectMs,
-      keepAlive: true,
-    });
-    // A broken connection also emits 'error'; the rejected query already reports it.
-    client.on("error", () => {});
+async function open(config: ConnectorConfig, serverName: string, signal: AbortSignal): Promise<pg.Client> {
+  const server = config.servers.get(serverName);
+  if (!server) throw new Error(`server '${serverName}' is not configured`);
+  const { connectMs, statementMs, lockMs } = config.timeouts;
+  const { host, port, database, user, password, ssl } = server.connection;
+  const client = new pg.Client({
+    host,
+    port,
+    database,
+    user,
+    password,
+    ssl,
+    application_name: "steward-connector",
+    connectionTimeoutMillis: connectMs,
+    statement_timeout: statementMs,
+    lock_timeout: lockMs,
+    idle_in_transaction_session_timeout: statementMs,
+    query_timeout: statementMs + connectMs,
+    keepAlive: true,
+  });
+  // A broken connection also emits 'error'; the rejected query already reports it, and a kept
+  // idle one is given up when it ends.
+  client.on("error", () => {});
+  const abort = () => void client.end().catch(() => {});
+  signal.addEventListener("abort", abort, { once: true });
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    await client.end().catch(() => {});
     signal.throwIfAborted();
-    const abort = () => void client.end().catch(() => {});
-    signal.addEventListener("abort", abort, { once: true });
-    try {
-      try {
-        await client.connect();
-      } catch (error) {
-        signal.throwIfAborted();
-        throw new Unreachable(serverName, error);
-      }
-      return await work(client);
-    } catch (error) {
-      signal.throwIfAborted();
-      throw error;
-    } finally {
-      signal.removeEventListener("abort", abort);
-      await client.end().catch(() => {});
-    }
+    throw new Unreachable(serverName, error);
+  } finally {
+    signal.removeEventListener("abort", abort);
   }
 }
 

@@ -37,8 +37,10 @@ export class PostgresAccessConnector extends AccessConnector {
     this.ledger = new Ledger(config.ledger.schema);
   }
 
-  /** Nothing stays open between events; kept so callers need not know that. */
-  async close(): Promise<void> {}
+  /** Ends the connections kept open between events (connections.ts). */
+  close(): Promise<void> {
+    return this.connections.close();
+  }
 
   protected serves(type: string | undefined): boolean {
     return type === "postgres";
