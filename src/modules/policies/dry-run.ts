@@ -2,6 +2,7 @@ import type { Principal } from "../../platform/auth.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Database } from "../../platform/database/index.js";
 import { invalid, notFound } from "../../platform/errors.js";
+import { compileRule } from "../../policies/rules/check.js";
 import { variablesOf, type Gate } from "../../policies/rules/gates.js";
 import { accessInputs } from "../access/policy-gates.js";
 import { accessRepository } from "../access/repository.js";
@@ -81,7 +82,7 @@ export class PolicyDryRun {
     const ex = this.database.db;
     const result: DryRun = { policyId: id, rule, evaluated: { datacontracts: 0, dataproducts: 0, accesses: 0 }, counts: { deny: 0, warn: 0, hold: 0 }, findings: [], truncated: false };
     const outcome = OUTCOME[rule.effect];
-    const variables = new Set(variablesOf(rule.gates).keys());
+    const variables = variablesRead(rule);
     const judging = new Judging((inputs) => this.enforcement.run([policy], inputs));
 
     for (const [gate, kind, variable, counted] of [["contract.publish", "datacontract", "contract", "datacontracts"], ["product.publish", "dataproduct", "product", "dataproducts"]] as const) {
@@ -136,6 +137,16 @@ export class PolicyDryRun {
     }
     return result;
   }
+}
+
+/**
+ * The input variables the rule reads: only those are built and sent to the rule thread, which
+ * answers the same without the others. A rule that does not compile reads none: each input then
+ * finds the same error.
+ */
+function variablesRead(rule: Rule): Set<string> {
+  const compiled = compileRule(rule.condition, variablesOf(rule.gates));
+  return new Set(compiled.ok ? compiled.reads.map((path) => path.split(".")[0]!) : []);
 }
 
 /** A document gate's input, as the gate gives it for a document stored unchanged; only `variables`. */
