@@ -61,12 +61,14 @@ describe.each(DATABASES)("a dry run at its limits (%s)", (kind) => {
     expect(run.findings).toEqual([...found("access.request"), ...found("access.approve")]);
   });
 
-  it("counts every match but lists the first 500, data contracts before accesses", async () => {
-    const run = await tryRule({ condition: "has(contract.id)", effect: "warn", gates: ["contract.publish", "access.request"] });
+  it("counts every match but lists the first 500, data contracts before accesses, each with the values it read", async () => {
+    const run = await tryRule({ condition: "contract.id.endsWith('77') || contract.id == 'c0'", effect: "warn", gates: ["contract.publish", "access.request", "access.approve"] });
     expect(run.evaluated).toEqual({ datacontracts: DRY_RUN_MAX_ROWS, dataproducts: 0, accesses: DRY_RUN_MAX_ROWS });
-    expect(run.counts).toEqual({ deny: 0, warn: 2 * DRY_RUN_MAX_ROWS, hold: 0 });
-    expect(run.findings).toHaveLength(DRY_RUN_MAX_FINDINGS);
-    expect(run.findings.map((f: { id: string }) => f.id)).toEqual(Array.from({ length: DRY_RUN_MAX_FINDINGS }, (_, i) => `c${i}`));
+    // Every access's contract is c0: each access matches, at both gates.
+    expect(run.counts).toEqual({ deny: 0, warn: 101 + 2 * DRY_RUN_MAX_ROWS, hold: 0 });
+    const contracts = ["c0", ...sevenSeven("c")].map((id) => ({ gate: "contract.publish", kind: "datacontract", id, outcome: "warn", read: { "contract.id": id } }));
+    const accesses = Array.from({ length: DRY_RUN_MAX_FINDINGS - 101 }, (_, i) => ({ gate: "access.request", kind: "access", id: `a${i}`, outcome: "warn", read: { "contract.id": "c0" } }));
+    expect(run.findings).toEqual([...contracts, ...accesses]);
   });
 
   it("gives a rule at an access gate each variable it reads as the gate does", async () => {

@@ -83,7 +83,12 @@ export class PolicyDryRun {
     const result: DryRun = { policyId: id, rule, evaluated: { datacontracts: 0, dataproducts: 0, accesses: 0 }, counts: { deny: 0, warn: 0, hold: 0 }, findings: [], truncated: false };
     const outcome = OUTCOME[rule.effect];
     const variables = variablesRead(rule);
-    const judging = new Judging((inputs) => this.enforcement.run([policy], inputs));
+    // Matched accesses waiting to be listed under each access gate (below).
+    const found: Judged[] = [];
+    // Only the inputs that may still be listed need the values the rule read: at send time, an
+    // upper bound, as batches still in flight may list some.
+    const listable = () => DRY_RUN_MAX_FINDINGS - result.findings.length - found.length;
+    const judging = new Judging((inputs) => this.enforcement.run([policy], inputs, listable()));
 
     for (const [gate, kind, variable, counted] of [["contract.publish", "datacontract", "contract", "datacontracts"], ["product.publish", "dataproduct", "product", "dataproducts"]] as const) {
       if (!rule.gates.includes(gate)) continue;
@@ -107,10 +112,9 @@ export class PolicyDryRun {
     if (accessGates.length > 0) {
       // The rule and an access's input are the same at each access gate: each access is judged
       // once, and what it finds is listed under every gate of the rule, gate by gate.
-      const found: Judged[] = [];
       const matched = (item: Judged) => {
         result.counts[outcome] += accessGates.length;
-        if (found.length < DRY_RUN_MAX_FINDINGS) found.push(item);
+        if (listable() > 0) found.push(item);
       };
       const cache = new Map<string, Record<string, unknown> | undefined>();
       let seen = 0;
