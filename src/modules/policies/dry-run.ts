@@ -23,8 +23,12 @@ export const DRY_RUN_MAX_FINDINGS = 500;
 /** Inputs sent to the rule thread at once: each batch has the rule time limit to itself. */
 const BATCH = 250;
 const PAGE = 500;
-/** Batches handed to the rule thread and not yet counted: the thread judges them while the next page is read. */
-const IN_FLIGHT = 2;
+/**
+ * Batches handed to the rule thread and not yet counted: the thread judges one while the next
+ * page is read. The next is sent only once it is counted, so no batch runs after one that failed
+ * (a rule stopped by its time limit) and each batch's values read are asked for exactly.
+ */
+const IN_FLIGHT = 1;
 const CLOSED = new Set(["closed", "ended"]);
 
 export interface Finding {
@@ -85,8 +89,7 @@ export class PolicyDryRun {
     const variables = variablesRead(rule);
     // Matched accesses waiting to be listed under each access gate (below).
     const found: Judged[] = [];
-    // Only the inputs that may still be listed need the values the rule read: at send time, an
-    // upper bound, as batches still in flight may list some.
+    // Only the inputs that may still be listed need the values the rule read.
     const listable = () => DRY_RUN_MAX_FINDINGS - result.findings.length - found.length;
     const judging = new Judging((inputs) => this.enforcement.run([policy], inputs, listable()));
 
@@ -171,8 +174,8 @@ interface Judged {
 
 /**
  * The inputs of a dry run, sent to the rule thread in batches of BATCH while the next ones are
- * read: at most IN_FLIGHT batches wait for their results, which are counted in the order the
- * inputs were added.
+ * read and built: at most IN_FLIGHT batches wait for their results, which are counted in the
+ * order the inputs were added.
  */
 class Judging {
   readonly #pending: Array<{ ids: string[]; found: Array<(item: Judged) => void>; results: Promise<Array<Array<RuleResult | undefined>>> }> = [];
@@ -197,14 +200,14 @@ class Judging {
   }
 
   async #send(): Promise<void> {
+    while (this.#pending.length >= IN_FLIGHT) await this.#count();
     const results = this.run(this.#inputs);
-    // A failure is thrown where its batch is counted; the batches after it are abandoned.
+    // A failure is thrown where its batch is counted, or by nobody if reading fails first.
     results.catch(() => undefined);
     this.#pending.push({ ids: this.#ids, found: this.#found, results });
     this.#ids = [];
     this.#inputs = [];
     this.#found = [];
-    if (this.#pending.length > IN_FLIGHT) await this.#count();
   }
 
   async #count(): Promise<void> {
