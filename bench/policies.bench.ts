@@ -162,19 +162,28 @@ export async function dryRun(): Promise<Record<string, unknown>> {
     };
     const rounds = SMALL ? 3 : 7;
     const times = { read: [] as number[], parsed: [] as number[], dry: [] as number[] };
+    // CPU of the whole process (both threads): it moves less with the machine's load than the time does.
+    const cpu = { read: [] as number[], parsed: [] as number[], dry: [] as number[] };
     let rows = { read: 0, parsed: 0, dry: 0 };
     for (let i = 0; i < rounds + 1; i++) {
       const order = i % 2 === 0 ? (["read", "parsed", "dry"] as const) : (["dry", "parsed", "read"] as const);
       for (const which of order) {
         const start = performance.now();
+        const startCpu = process.cpuUsage();
         const n = which === "dry" ? await tryRule() : await fullRead(which === "parsed");
-        if (i > 0) times[which].push(performance.now() - start);
+        const used = process.cpuUsage(startCpu);
+        if (i > 0) {
+          times[which].push(performance.now() - start);
+          cpu[which].push((used.user + used.system) / 1000);
+        }
         rows = { ...rows, [which]: n };
       }
     }
     const readMs = percentile(times.read, 50);
     const parsedMs = percentile(times.parsed, 50);
     const dryMs = percentile(times.dry, 50);
+    const readCpu = percentile(cpu.read, 50);
+    const dryCpu = percentile(cpu.dry, 50);
     return {
       contracts: DRY_RUN_ROWS,
       accesses: DRY_RUN_ROWS,
@@ -186,6 +195,9 @@ export async function dryRun(): Promise<Record<string, unknown>> {
       dryRunMsMedian: round(dryMs, 1),
       ratio: round(dryMs / readMs),
       ratioToParsedRead: round(dryMs / parsedMs),
+      fullReadCpuMsMedian: round(readCpu, 1),
+      dryRunCpuMsMedian: round(dryCpu, 1),
+      cpuRatio: round(dryCpu / readCpu),
       mark: 3,
     };
   } finally {

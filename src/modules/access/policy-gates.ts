@@ -1,7 +1,8 @@
 import type { EventExtras, RecordedVerdict } from "../../events/kinds.js";
 import { principalOf, type Actor } from "../../events/log.js";
 import type { Principal } from "../../platform/auth.js";
-import type { Executor } from "../../platform/database/index.js";
+import type { DialectName, Executor } from "../../platform/database/index.js";
+import { chunked } from "../../platform/database/chunks.js";
 import type { Gate } from "../../policies/rules/gates.js";
 import { approvalState, contractRoleRequirements, eligibleFor, ineligibility, type ApprovalRequirement, type Approver } from "../../policies/rules/approvals.js";
 import type { Judgement } from "../../policies/rules/verdicts.js";
@@ -27,37 +28,90 @@ function requesterOf(p: Principal | Actor): Record<string, unknown> {
   return "scope" in p ? { principal: principalOf(p), scope: p.scope, teamIds: [...p.teamIds] } : { principal: principalOf(p), scope: "system", teamIds: [] };
 }
 
-/** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
-export async function accessInput(ex: Executor, p: Principal | Actor, record: AccessRecord, now: string, cache?: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
-  // A dry run over many accesses reads each product and contract once.
-  const read = (kind: "dataproduct" | "datacontract", id: string): Promise<Record<string, unknown> | undefined> => {
-    const load = () => resourceRepository.get<Record<string, unknown>>(ex, record.organizationId, kind, id).then((r) => r?.doc);
-    if (!cache) return load();
-    const key = `${kind}\u0000${id}`;
-    if (!cache.has(key)) cache.set(key, load());
-    return cache.get(key) as Promise<Record<string, unknown> | undefined>;
-  };
-  const product = await read("dataproduct", record.providerDataProductId);
+type Doc = Record<string, unknown>;
+
+/** The documents an access's input holds besides the access: its provider product, the contract of its port, its consumer product. */
+export interface AccessDocuments {
+  product: Doc | undefined;
+  contract: Doc | undefined;
+  consumerProduct: Doc | undefined;
+}
+
+/** The contract an access's input holds: the one its port names now, else the one it was requested under. */
+function contractIdOf(record: AccessRecord, product: Doc | undefined): string | null {
   const view = product ? findOutputPort(product, record.providerOutputPortId) : undefined;
-  const contractId = view?.dataContractId ?? record.doc.provider.dataContractId ?? null;
+  return view?.dataContractId ?? record.doc.provider.dataContractId ?? null;
+}
+
+/** Everything a rule at an access gate may read: the access, its provider product, port and contract, its consumer and who acts. */
+export async function accessInput(ex: Executor, p: Principal | Actor, record: AccessRecord, now: string): Promise<Record<string, unknown>> {
+  const read = (kind: "dataproduct" | "datacontract", id: string) => resourceRepository.get<Doc>(ex, record.organizationId, kind, id).then((r) => r?.doc);
+  const product = await read("dataproduct", record.providerDataProductId);
+  const contractId = contractIdOf(record, product);
   const contract = contractId ? await read("datacontract", contractId) : undefined;
   const consumerProduct = record.consumerDataProductId ? await read("dataproduct", record.consumerDataProductId) : undefined;
-  const consumer = record.doc.consumer as Record<string, unknown>;
-  return {
-    access: present(record),
-    product: product ?? {},
-    port: view ? { ...view.raw, id: view.id, containsPii: view.containsPii, autoApprove: view.autoApprove, ...(view.type ? { type: view.type } : {}) } : {},
-    contract: contract ?? {},
-    consumer: {
+  return assembledInput(record, { product, contract, consumerProduct }, requesterOf(p), now);
+}
+
+/**
+ * The inputs of many accesses of one organization, as `accessInput` builds each but holding only
+ * `variables`: the products and contracts they name are read a page at a time, and each only once
+ * across calls sharing `cache` (a dry run, docs/policies.md "Trying a rule"). A document many
+ * accesses share is the same object in each input.
+ */
+export async function accessInputs(
+  ex: Executor,
+  dialect: DialectName,
+  p: Principal,
+  records: readonly AccessRecord[],
+  now: string,
+  variables: ReadonlySet<string>,
+  cache: Map<string, Doc | undefined>,
+): Promise<Array<Record<string, unknown>>> {
+  const load = async (kind: "dataproduct" | "datacontract", ids: Array<string | null>) => {
+    const missing = [...new Set(ids.filter((id): id is string => id !== null && !cache.has(`${kind}\u0000${id}`)))];
+    for (const chunk of chunked(missing, 100)) {
+      for (const id of chunk) cache.set(`${kind}\u0000${id}`, undefined);
+      for (const row of await resourceRepository.getMany(ex, dialect, p.organizationId, kind, chunk)) cache.set(`${kind}\u0000${row.id}`, JSON.parse(row.doc) as Doc);
+    }
+  };
+  const cached = (kind: "dataproduct" | "datacontract", id: string | null) => (id === null ? undefined : cache.get(`${kind}\u0000${id}`));
+  const wants = (...names: string[]) => names.some((name) => variables.has(name));
+  if (wants("product", "port", "contract")) await load("dataproduct", records.map((r) => r.providerDataProductId));
+  if (wants("consumer")) await load("dataproduct", records.map((r) => r.consumerDataProductId));
+  const contractIds = wants("contract") ? records.map((r) => contractIdOf(r, cached("dataproduct", r.providerDataProductId))) : [];
+  await load("datacontract", contractIds);
+  const requester = requesterOf(p);
+  return records.map((record, i) =>
+    assembledInput(record, { product: cached("dataproduct", record.providerDataProductId), contract: cached("datacontract", contractIds[i] ?? null), consumerProduct: cached("dataproduct", record.consumerDataProductId) }, requester, now, variables),
+  );
+}
+
+/** The input of one access from its documents; with `variables`, only those members. */
+function assembledInput(record: AccessRecord, docs: AccessDocuments, requester: Record<string, unknown>, now: string, variables?: ReadonlySet<string>): Record<string, unknown> {
+  const { product, contract, consumerProduct } = docs;
+  const wants = (name: string) => variables === undefined || variables.has(name);
+  const input: Record<string, unknown> = {};
+  if (wants("access")) input.access = present(record);
+  if (wants("product")) input.product = product ?? {};
+  if (wants("port")) {
+    const view = product ? findOutputPort(product, record.providerOutputPortId) : undefined;
+    input.port = view ? { ...view.raw, id: view.id, containsPii: view.containsPii, autoApprove: view.autoApprove, ...(view.type ? { type: view.type } : {}) } : {};
+  }
+  if (wants("contract")) input.contract = contract ?? {};
+  if (wants("consumer")) {
+    const consumer = record.doc.consumer as Record<string, unknown>;
+    input.consumer = {
       type: record.consumerType === "dataProduct" ? "dataproduct" : record.consumerType,
       ...(record.consumerTeamId !== null ? { teamId: record.consumerTeamId } : {}),
       ...(record.consumerDataProductId !== null ? { dataProductId: record.consumerDataProductId } : {}),
       ...(typeof consumer.userId === "string" ? { userId: consumer.userId } : {}),
       product: consumerProduct ?? {},
-    },
-    requester: requesterOf(p),
-    now,
-  };
+    };
+  }
+  if (wants("requester")) input.requester = requester;
+  if (wants("now")) input.now = now;
+  return input;
 }
 
 /** A new request's verdicts: deny refuses (422); `holds` says it must wait for approvals even where it would be approved at once. */

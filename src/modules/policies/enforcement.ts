@@ -20,11 +20,14 @@ export class PolicyEnforcement {
     return judge(gate, policies, results ?? []);
   }
 
-  /** Runs the rules of `policies` over several inputs (a dry run), answering the results by input. */
-  async run(policies: readonly EnforcedPolicy[], inputs: Array<Record<string, unknown>>) {
+  /**
+   * Runs the rules of `policies` over several inputs (a dry run), answering the results by input;
+   * only the first `reads` inputs a rule matches get the values it read (`RuleTask`).
+   */
+  async run(policies: readonly EnforcedPolicy[], inputs: Array<Record<string, unknown>>, reads?: number) {
     if (policies.length === 0) return inputs.map(() => []);
     try {
-      return await this.runner.run({ rules: policies.map((p) => ({ id: p.id, condition: p.rule.condition, gates: p.gates })), inputs });
+      return await this.runner.run({ rules: policies.map((p) => ({ id: p.id, condition: p.rule.condition, gates: p.gates })), inputs, ...(reads !== undefined ? { reads } : {}) });
     } catch (error) {
       if (!(error instanceof RuleLimitExceeded)) throw error;
       const names = policies.map((p) => `'${p.name}' (${p.id})`).join(", ");

@@ -75,11 +75,11 @@ function summarized(value: unknown): unknown {
   return Array.isArray(value) ? `(a list of ${value.length} items)` : `(an object with ${Object.keys(value).length} members)`;
 }
 
-/** Runs each rule over the input. */
-export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>): RuleResult[] {
+/** Runs each rule over the input; with `withReads` false, each result's `read` is left empty. */
+export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>, withReads = true): RuleResult[] {
   return rules.map((rule) => {
     const program = programOf(rule);
-    const read = Object.fromEntries(program.reads.map((path) => [path, valueAt(input, path)]));
+    const read = withReads ? Object.fromEntries(program.reads.map((path) => [path, valueAt(input, path)])) : {};
     if ("error" in program) return { id: rule.id, matched: true, error: `the rule does not compile: ${program.error}`, read };
     let answer: unknown;
     try {

@@ -9,6 +9,11 @@ import { evaluateRules, prepareRules, type RuleResult, type RuleToRun } from "./
 export interface RuleTask {
   rules: RuleToRun[];
   inputs: Array<Record<string, unknown>>;
+  /**
+   * How many inputs, in order, that some rule matches need the values read (a dry run lists only
+   * its first findings); the results of the inputs after them carry an empty `read`. Unset: all.
+   */
+  reads?: number;
 }
 
 /** Before a task: compile its rules (the runner times this apart from the evaluation). */
@@ -17,7 +22,12 @@ export interface PrepareTask {
 }
 
 export function runTask(task: RuleTask): RuleResult[][] {
-  return task.inputs.map((input) => evaluateRules(task.rules, input));
+  let reads = task.reads ?? Number.POSITIVE_INFINITY;
+  return task.inputs.map((input) => {
+    const results = evaluateRules(task.rules, input, reads > 0);
+    if (results.some((r) => r.matched)) reads--;
+    return results;
+  });
 }
 
 if (parentPort) {
