@@ -76,16 +76,25 @@ export function googleChatMessage(m: Message): HttpDelivery {
  * the delivery's, the same on every attempt, so a receiver can drop what it has already seen.
  */
 export function signedWebhook(m: Message, secret: string, webhookId: string, at: Date): HttpDelivery {
-  const body = JSON.stringify(m.event);
-  const signature = new Webhook(secret).sign(webhookId, at, body);
-  return {
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": webhookId,
-      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-      "webhook-signature": signature,
-    },
-    body,
+  return webhookSigner(secret)(m, webhookId, at);
+}
+
+export type WebhookSigner = (m: Message, webhookId: string, at: Date) => HttpDelivery;
+
+/** `signedWebhook` for one channel's secret, which is decoded once for all its deliveries. */
+export function webhookSigner(secret: string): WebhookSigner {
+  const webhook = new Webhook(secret);
+  return (m, webhookId, at) => {
+    const body = JSON.stringify(m.event);
+    return {
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": webhookId,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": webhook.sign(webhookId, at, body),
+      },
+      body,
+    };
   };
 }
 
