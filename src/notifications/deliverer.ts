@@ -13,10 +13,10 @@ import { notificationRepository as repo, type ChannelRow, type DeliveryRow } fro
  * Deliveries of one target leased together and attempted in a row in one place (a run): one
  * lease, one read of the channel and one transaction recording the outcomes serve them all.
  */
-const RUN = 50;
+const RUN = 100;
 
 /** Runs of one target attempted in a row in one place before it goes back to the others. */
-const CHAINED_RUNS = 4;
+const CHAINED_RUNS = 2;
 
 /** How long a channel read for a run is trusted before it is read again (a channel changed or removed is seen this late at most). */
 const CHANNEL_FRESH_MS = 1_000;
