@@ -146,8 +146,6 @@ export const notificationRepository = {
     return (await ex.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst())?.email;
   },
 
-
-
   /** Several rows a statement (within either database's limit on parameters); a repeat is skipped. */
   async insertDeliveries(ex: Executor, rows: Array<Omit<DeliveryRow, "row_id">>): Promise<void> {
     for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
@@ -286,10 +284,6 @@ export const notificationRepository = {
   async delivery(ex: Executor, organizationId: string, target: string, id: string): Promise<DeliveryRow | undefined> {
     return (await ex.selectFrom("notification_deliveries").selectAll().where("organization_id", "=", organizationId).where("target", "=", target).where("id", "=", id).executeTakeFirst()) as DeliveryRow | undefined;
   },
-
-
-
-
 };
 
 /** 19 columns a row: 50 rows stay under SQLite's and PostgreSQL's limits on parameters. */
