@@ -10,7 +10,9 @@
  * - the p99 of `GET /api/dataproducts/{id}` during the fan-out against the same once it is over
  *   (goal ≤ 2).
  * `BENCH_NOTIFY_EVENTS` sets the number of events (2,000 by default, 10,000 for the full run);
- * `BENCH_SCALE=small` runs 200.
+ * `BENCH_SCALE=small` runs 200. `BENCH_NOTIFY_CPU_PROF=<folder>` has the measured server write a
+ * V8 CPU profile there (`node --cpu-prof`) as it stops; `BENCH_NOTIFY_DATABASE=sqlite` (or
+ * `postgres`) runs one database only.
  */
 import { serve, type ServeProcess } from "../test/helpers/cli.js";
 import type { DatabaseKind } from "../test/helpers/databases.js";
@@ -23,14 +25,15 @@ const CHANNELS = 20;
 const WRITERS = 8;
 /** One GET at a time, this far apart, for the latency figures. */
 const PROBE_GAP_MS = 5;
+const CPU_PROFILE_DIR = process.env.BENCH_NOTIFY_CPU_PROF;
 const QUIET_PROBES = 300;
 
 /**
  * A server from the build, as `startChild` starts one, given two minutes to start: on this shared
  * machine, under the load of other work, a start took more than the usual 20 seconds.
  */
-function startChild(url: string, env: Record<string, string>): Promise<ServeProcess> {
-  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: "http://steward.bench", ...env }, { fromBuild: true, startTimeoutMs: 120_000 });
+function startChild(url: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServeProcess> {
+  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: "http://steward.bench", ...env }, { fromBuild: true, startTimeoutMs: 120_000, nodeArgs });
 }
 
 async function api(server: ServeProcess, key: string, method: string, path: string, body?: unknown) {
@@ -92,7 +95,7 @@ async function fanOut(kind: DatabaseKind) {
     await receivers.reset();
 
     // The measured server: its first pass starts as it listens.
-    const server = await startChild(target.url, { NOTIFY_ALLOW_PRIVATE_NETWORKS: "true" });
+    const server = await startChild(target.url, { NOTIFY_ALLOW_PRIVATE_NETWORKS: "true" }, CPU_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROFILE_DIR] : []);
     const started = Date.now();
     const pid = server.child.pid!;
     const cpu = { server: cpuSecondsOf(pid), receivers: cpuSecondsOf(receivers.pid) };
@@ -181,5 +184,12 @@ async function fanOut(kind: DatabaseKind) {
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  return { name: "notifications", events: EVENTS, client: CLIENT, sqlite: await fanOut("sqlite"), postgres: await fanOut("postgres") };
+  const only = process.env.BENCH_NOTIFY_DATABASE;
+  return {
+    name: "notifications",
+    events: EVENTS,
+    client: CLIENT,
+    sqlite: only === "postgres" ? undefined : await fanOut("sqlite"),
+    postgres: only === "sqlite" ? undefined : await fanOut("postgres"),
+  };
 }

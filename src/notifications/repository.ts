@@ -146,8 +146,6 @@ export const notificationRepository = {
     return (await ex.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst())?.email;
   },
 
-
-
   /** Several rows a statement (within either database's limit on parameters); a repeat is skipped. */
   async insertDeliveries(ex: Executor, rows: Array<Omit<DeliveryRow, "row_id">>): Promise<void> {
     for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
@@ -183,19 +181,6 @@ export const notificationRepository = {
     return rows;
   },
 
-  /** A target's head (its first pending delivery in event order), if any. */
-  async headOf(ex: Executor, target: string): Promise<DeliveryRow | undefined> {
-    return (await ex
-      .selectFrom("notification_deliveries")
-      .selectAll()
-      .where("target", "=", target)
-      .where("status", "=", "pending")
-      .orderBy("event_seq")
-      .orderBy("row_id")
-      .limit(1)
-      .executeTakeFirst()) as DeliveryRow | undefined;
-  },
-
   /** Takes a delivery for this process until `until`; false when another process holds it or it is done. */
   async lease(ex: Executor, id: string, now: string, until: string): Promise<boolean> {
     const result = await ex
@@ -208,29 +193,66 @@ export const notificationRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
-  /** Gives back a lease taken and not used: the delivery is due again at once. */
-  async release(ex: Executor, id: string): Promise<void> {
-    await ex.updateTable("notification_deliveries").set({ lease_until: null }).where("id", "=", id).where("status", "=", "pending").execute();
+  /**
+   * Leases a target's run, when its head (first pending delivery in event order) is due and not
+   * leased: the head by the conditional update of `lease` (only one process wins it), with the
+   * target's next pending deliveries after it, up to `limit` in all. Those are not leased one by
+   * one: while the head is leased and pending no other process starts on the target, and the run's
+   * outcomes are recorded together, in one transaction, the head's among them. Run it in a
+   * transaction. Empty: nothing of the target is due, or another process holds it.
+   */
+  async leaseRun(ex: Executor, target: string, now: string, until: string, limit: number): Promise<DeliveryRow[]> {
+    const rows = (await ex
+      .selectFrom("notification_deliveries")
+      .selectAll()
+      .where("target", "=", target)
+      .where("status", "=", "pending")
+      .orderBy("event_seq")
+      .orderBy("row_id")
+      .limit(limit)
+      .execute()) as DeliveryRow[];
+    const free = (row: DeliveryRow) => row.lease_until === null || row.lease_until < now;
+    const head = rows[0];
+    if (!head || head.next_attempt_at > now || !free(head)) return [];
+    if (!(await notificationRepository.lease(ex, head.id, now, until))) return [];
+    const run: DeliveryRow[] = [{ ...head, lease_until: until }];
+    // One leased by another process as its target's head (a delivery queued again went ahead of it) ends the run.
+    for (const row of rows.slice(1)) {
+      if (!free(row)) break;
+      run.push(row);
+    }
+    return run;
   },
 
-  async recordAttempt(
+  /** Gives back leases taken and not used: the deliveries are due again at once. */
+  async release(ex: Executor, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await ex.updateTable("notification_deliveries").set({ lease_until: null }).where("id", "in", ids).where("status", "=", "pending").execute();
+  },
+
+  /**
+   * Records one attempt more of each of `ids`, all with the same outcome, in one statement; a
+   * delivery still `pending` is due again at `nextAttemptAt`.
+   */
+  async recordAttempts(
     ex: Executor,
-    id: string,
-    outcome: { status: "pending" | "delivered" | "failed"; attempts: number; at: string; nextAttemptAt: string; statusCode: number | null; error: string | null },
+    ids: readonly string[],
+    outcome: { status: "pending" | "delivered" | "failed"; at: string; nextAttemptAt?: string; statusCode: number | null; error: string | null },
   ): Promise<void> {
+    if (ids.length === 0) return;
     await ex
       .updateTable("notification_deliveries")
-      .set({
+      .set((eb) => ({
         status: outcome.status,
-        attempts: outcome.attempts,
+        attempts: eb("attempts", "+", 1),
         last_attempt_at: outcome.at,
-        next_attempt_at: outcome.nextAttemptAt,
+        ...(outcome.nextAttemptAt === undefined ? {} : { next_attempt_at: outcome.nextAttemptAt }),
         last_status_code: outcome.statusCode,
         last_error: outcome.error,
         lease_until: null,
         delivered_at: outcome.status === "delivered" ? outcome.at : null,
-      })
-      .where("id", "=", id)
+      }))
+      .where("id", "in", ids)
       .execute();
   },
 
@@ -262,10 +284,6 @@ export const notificationRepository = {
   async delivery(ex: Executor, organizationId: string, target: string, id: string): Promise<DeliveryRow | undefined> {
     return (await ex.selectFrom("notification_deliveries").selectAll().where("organization_id", "=", organizationId).where("target", "=", target).where("id", "=", id).executeTakeFirst()) as DeliveryRow | undefined;
   },
-
-
-
-
 };
 
 /** 19 columns a row: 50 rows stay under SQLite's and PostgreSQL's limits on parameters. */

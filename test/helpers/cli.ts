@@ -51,11 +51,11 @@ export interface ServeProcess {
  * with `fromBuild: false` from source through tsx, which compiles the whole server in every
  * process and so starts several times slower.
  */
-export function serve(env: Record<string, string>, { fromBuild = true, startTimeoutMs = 20_000 } = {}): Promise<ServeProcess> {
+export function serve(env: Record<string, string>, { fromBuild = true, startTimeoutMs = 20_000, nodeArgs = [] as string[] } = {}): Promise<ServeProcess> {
   const firstStartFile = join(tmpdir(), `steward-first-start-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const firstStart = () => (existsSync(firstStartFile) ? readFileSync(firstStartFile, "utf8") : "");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, fromBuild ? ["dist/cli/main.js", "serve"] : [...CLI, "serve"], {
+    const child = spawn(process.execPath, [...nodeArgs, ...(fromBuild ? ["dist/cli/main.js", "serve"] : [...CLI, "serve"])], {
       cwd: ROOT,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", FIRST_START_FILE: firstStartFile, ...env },
     });
