@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { Message } from "./messages.js";
 
@@ -82,30 +81,22 @@ export function signedWebhook(m: Message, secret: string, webhookId: string, at:
 
 export type WebhookSigner = (m: Message, webhookId: string, at: Date) => HttpDelivery;
 
-/**
- * `signedWebhook` for one channel's secret, which is decoded once for all its deliveries. The
- * secret is read as Standard Webhooks reads it (refused when empty); the HMAC-SHA256 is Node's,
- * about a tenth of the library's pure-JavaScript one in time, and the signature the same.
- */
+/** `signedWebhook` for one channel's secret, which is decoded once for all its deliveries. */
 export function webhookSigner(secret: string): WebhookSigner {
-  new Webhook(secret);
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+  const webhook = new Webhook(secret);
   return (m, webhookId, at) => {
     const body = JSON.stringify(m.event);
-    const timestamp = String(Math.floor(at.getTime() / 1000));
     return {
       headers: {
         "content-type": "application/json",
         "webhook-id": webhookId,
-        "webhook-timestamp": timestamp,
-        "webhook-signature": `v1,${createHmac("sha256", key).update(`${webhookId}.${timestamp}.${body}`).digest("base64")}`,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": webhook.sign(webhookId, at, body),
       },
       body,
     };
   };
 }
-
-const SECRET_PREFIX = "whsec_";
 
 /** An e-mail with a text and an HTML part. */
 export function mailMessage(m: Message): MailContent {
