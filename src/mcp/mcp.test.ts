@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { request } from "../../test/helpers/server.js";
+import { request, type TestServer } from "../../test/helpers/server.js";
 import { createTeamKey, putOrFail, suiteServer } from "../../test/helpers/suite-server.js";
 
 /** An MCP client of the official SDK, over Streamable HTTP, sending `key`. */
@@ -18,28 +18,28 @@ const json = (result: any): any => JSON.parse(text(result));
 describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
   let analyticsKey: string;
   let readKey: string;
-  const t = suiteServer(kind, {
-    teams: { payments: "Payments", analytics: "Analytics" },
-    setup: async (t) => {
-      await putOrFail(t, "/api/datacontracts/orders-v1", {
-        apiVersion: "v3.1.0",
-        kind: "DataContract",
-        id: "orders-v1",
-        name: "Orders",
-        version: "1.0.0",
-        status: "active",
-        team: { name: "payments" },
-        schema: [{ name: "orders", properties: [{ name: "order_id", logicalType: "string" }] }],
-      });
-      await putOrFail(t, "/api/dataproducts/orders", {
-        dataProductSpecification: "0.0.1",
-        info: { title: "Orders", owner: "payments" },
-        outputPorts: [{ id: "warehouse", name: "Warehouse", dataContractId: "orders-v1" }],
-      });
-      analyticsKey = await createTeamKey(t, "analytics");
-      readKey = (await t.api("POST", "/api/api-keys", { scope: "team_read", teamId: "analytics" })).body.key;
-    },
-  });
+  const t = suiteServer(kind, { teams: { payments: "Payments", analytics: "Analytics" }, setup: catalogAndKeys });
+
+  /** A contract and the product that serves it, and the analytics team's two keys. */
+  async function catalogAndKeys(t: TestServer) {
+    await putOrFail(t, "/api/datacontracts/orders-v1", {
+      apiVersion: "v3.1.0",
+      kind: "DataContract",
+      id: "orders-v1",
+      name: "Orders",
+      version: "1.0.0",
+      status: "active",
+      team: { name: "payments" },
+      schema: [{ name: "orders", properties: [{ name: "order_id", logicalType: "string" }] }],
+    });
+    await putOrFail(t, "/api/dataproducts/orders", {
+      dataProductSpecification: "0.0.1",
+      info: { title: "Orders", owner: "payments" },
+      outputPorts: [{ id: "warehouse", name: "Warehouse", dataContractId: "orders-v1" }],
+    });
+    analyticsKey = await createTeamKey(t, "analytics");
+    readKey = (await t.api("POST", "/api/api-keys", { scope: "team_read", teamId: "analytics" })).body.key;
+  }
 
   it("lists every tool, and answers search, reads and an access request as the API would", async () => {
     const client = await connect(t.url, analyticsKey);
