@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { request, startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { request, startTestServer } from "../../test/helpers/server.js";
+import { suiteServer } from "../../test/helpers/suite-server.js";
 import { EVENT_KINDS } from "./kinds.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each(DATABASES)("event feed (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind, { appUrl: "https://steward.example.com", longPollTimeoutMs: 3000 });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { overrides: { appUrl: "https://steward.example.com", longPollTimeoutMs: 3000 } });
 
   const feed = (query = "") => t.api("GET", `/api/events${query}`);
   const newestId = async (): Promise<string> => (await feed("/recent?limit=1")).body[0].id;

@@ -25,7 +25,7 @@ export class IdentityServices {
 
   constructor(database: Database, clock: Clock, config: Config, people: PeopleService, access: AccessService, teams: DocumentService<Team>, events: EventLog) {
     const mappedTeams = (this.mappedTeams = new MappedTeams(database, events, teams));
-    this.scimUsers = new ScimUserService(database, clock, access, config.appUrl, mappedTeams);
+    this.scimUsers = new ScimUserService(access, database, clock, config.appUrl, mappedTeams);
     this.scimGroups = new ScimGroupService(database, clock, config.appUrl, mappedTeams);
     this.teamRoles = new TeamRolesService(database, clock);
     this.oidc = config.oidc ? new OidcSignIn(database, clock, config.oidc, config.outbound, people.sessions, config.appUrl, mappedTeams) : undefined;

@@ -1,8 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../test/helpers/databases.js";
-import { request, startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { request, type TestServer } from "../../test/helpers/server.js";
+import { createTeamKey, putOrFail, suiteServer } from "../../test/helpers/suite-server.js";
 
 /** An MCP client of the official SDK, over Streamable HTTP, sending `key`. */
 async function connect(url: string, key: string): Promise<Client> {
@@ -15,18 +16,13 @@ const text = (result: any): string => result.content?.[0]?.text ?? "";
 const json = (result: any): any => JSON.parse(text(result));
 
 describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
-  let t: TestServer;
   let analyticsKey: string;
   let readKey: string;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    const put = async (path: string, body: unknown) => {
-      const res = await t.api("PUT", path, body);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-    };
-    await put("/api/teams/payments", { name: "Payments" });
-    await put("/api/teams/analytics", { name: "Analytics" });
-    await put("/api/datacontracts/orders-v1", {
+  const t = suiteServer(kind, { teams: { payments: "Payments", analytics: "Analytics" }, setup: catalogAndKeys });
+
+  /** A contract and the product that serves it, and the analytics team's two keys. */
+  async function catalogAndKeys(t: TestServer) {
+    await putOrFail(t, "/api/datacontracts/orders-v1", {
       apiVersion: "v3.1.0",
       kind: "DataContract",
       id: "orders-v1",
@@ -36,15 +32,14 @@ describe.each(DATABASES)("the MCP interface (%s)", (kind) => {
       team: { name: "payments" },
       schema: [{ name: "orders", properties: [{ name: "order_id", logicalType: "string" }] }],
     });
-    await put("/api/dataproducts/orders", {
+    await putOrFail(t, "/api/dataproducts/orders", {
       dataProductSpecification: "0.0.1",
       info: { title: "Orders", owner: "payments" },
       outputPorts: [{ id: "warehouse", name: "Warehouse", dataContractId: "orders-v1" }],
     });
-    analyticsKey = (await t.api("POST", "/api/api-keys", { scope: "team", teamId: "analytics" })).body.key;
+    analyticsKey = await createTeamKey(t, "analytics");
     readKey = (await t.api("POST", "/api/api-keys", { scope: "team_read", teamId: "analytics" })).body.key;
-  });
-  afterAll(() => t?.close());
+  }
 
   it("lists every tool, and answers search, reads and an access request as the API would", async () => {
     const client = await connect(t.url, analyticsKey);

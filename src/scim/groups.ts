@@ -1,15 +1,14 @@
-import { scimPatch, type ScimResource } from "scim-patch";
 import { v7 as uuidv7 } from "uuid";
 import type { Principal } from "../platform/auth.js";
-import type { Clock } from "../platform/clock.js";
-import type { Database, Executor } from "../platform/database/index.js";
+import type { Executor } from "../platform/database/index.js";
 import { policy } from "../policies/index.js";
 import { GROUP_SCHEMA } from "./discovery.js";
-import type { ApplyTeams, MappedTeams } from "../identity/team-membership.js";
+import type { ApplyTeams } from "../identity/team-membership.js";
 import { provision, teamStandingOf } from "./effects.js";
-import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
+import { ScimError, scimInvalid } from "./errors.js";
+import { ScimResourceService, type ScimServiceArgs } from "./resource-service.js";
 import { scimRepository, type ScimGroupRow } from "./repository.js";
-import { checkIfMatch, etagOf, listResponse, objectBody, patchOperations, type ListQuery } from "./resources.js";
+import { objectBody } from "./resources.js";
 
 /** Most members one group may have. */
 const MAX_MEMBERS = 10_000;
@@ -33,16 +32,12 @@ function checkGroup(raw: Record<string, unknown>): { displayName: string; extern
  * mapping (/api/settings/scim-mapping) says which group names make owners. Every change of
  * members or name sets the roles of the users it touches again.
  */
-export class ScimGroupService {
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly baseUrl: string,
-    /** Runs each change with the mapping's team entries it causes (docs/identity.md). */
-    private readonly mappedTeams: MappedTeams,
-  ) {}
+export class ScimGroupService extends ScimResourceService<ScimGroupRow, ScimGroup, ReturnType<typeof checkGroup>> {
+  constructor(...args: ScimServiceArgs) {
+    super("Group", { all: scimRepository.groups, one: scimRepository.group }, ...args);
+  }
 
-  private async present(ex: Executor, row: ScimGroupRow): Promise<ScimGroup> {
+  protected async present(ex: Executor, row: ScimGroupRow): Promise<ScimGroup> {
     const members = await scimRepository.members(ex, row.organization_id, row.id);
     return {
       schemas: [GROUP_SCHEMA],
@@ -50,26 +45,8 @@ export class ScimGroupService {
       displayName: row.display_name,
       ...(row.external_id !== null ? { externalId: row.external_id } : {}),
       members: members.map((value) => ({ value, $ref: `${this.baseUrl}/api/scim/v2/Users/${value}` })),
-      meta: { resourceType: "Group", created: row.created_at, lastModified: row.updated_at, location: `${this.baseUrl}/api/scim/v2/Groups/${row.id}`, version: etagOf(row.version) },
+      meta: this.meta(row),
     };
-  }
-
-  async list(p: Principal, query: ListQuery) {
-    return listResponse(await this.all(p), query);
-  }
-
-  /** Every group of the organization, for a list or a search to filter, sort and page. */
-  async all(p: Principal): Promise<ScimGroup[]> {
-    policy.manageMembers(p);
-    const db = this.database.db;
-    return Promise.all((await scimRepository.groups(db, p.organizationId)).map((row) => this.present(db, row)));
-  }
-
-  async get(p: Principal, id: string): Promise<ScimGroup> {
-    policy.manageMembers(p);
-    const row = await scimRepository.group(this.database.db, p.organizationId, id);
-    if (!row) throw scimNotFound("Group", id);
-    return this.present(this.database.db, row);
   }
 
   async create(p: Principal, body: unknown): Promise<ScimGroup> {
@@ -85,22 +62,13 @@ export class ScimGroupService {
     });
   }
 
-  async replace(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
-    policy.manageMembers(p);
-    return this.write(p, id, ifMatch, () => checkGroup(objectBody(body)));
+  protected check(raw: Record<string, unknown>): ReturnType<typeof checkGroup> {
+    return checkGroup(raw);
   }
 
-  async patch(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimGroup> {
-    policy.manageMembers(p);
-    const operations = patchOperations(body);
-    return this.write(p, id, ifMatch, (current) => checkGroup(scimPatch(current as unknown as ScimResource, operations) as unknown as Record<string, unknown>));
-  }
-
-  private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimGroup) => ReturnType<typeof checkGroup>): Promise<ScimGroup> {
+  protected async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimGroup) => ReturnType<typeof checkGroup>): Promise<ScimGroup> {
     return this.mappedTeams.change(p, async (trx, applyTeams) => {
-      const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
-      if (!row) throw scimNotFound("Group", id);
-      checkIfMatch(ifMatch, row.version);
+      const row = await this.rowToChange(trx, p, id, ifMatch);
       const input = next(await this.present(trx, row));
       const now = this.clock.now().toISOString();
       const updated: ScimGroupRow = { ...row, display_name: input.displayName, external_id: input.externalId, version: row.version + 1, updated_at: now };
@@ -115,9 +83,7 @@ export class ScimGroupService {
   async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
     policy.manageMembers(p);
     await this.mappedTeams.change(p, async (trx, applyTeams) => {
-      const row = await scimRepository.group(trx, p.organizationId, id, this.database.dialect);
-      if (!row) throw scimNotFound("Group", id);
-      checkIfMatch(ifMatch, row.version);
+      await this.rowToChange(trx, p, id, ifMatch);
       const members = await scimRepository.deleteGroup(trx, p.organizationId, id);
       await this.reassess(trx, p.organizationId, members, this.clock.now().toISOString());
       await this.applyTeams(trx, p.organizationId, members, applyTeams);

@@ -1,46 +1,74 @@
-import type { Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { DialectName, Executor } from "../platform/database/index.js";
-import type { ScimGroupsTable, ScimUsersTable } from "../platform/database/tables.js";
+import type { DB, ScimGroupsTable, ScimUsersTable } from "../platform/database/tables.js";
 
 export type ScimUserRow = Selectable<ScimUsersTable>;
 export type ScimGroupRow = Selectable<ScimGroupsTable>;
 
+type ResourceTable = "scim_users" | "scim_groups";
+
+/** The columns both tables of SCIM resources have. */
+type ResourceColumns = { organization_id: string; id: string; version: number; created_at: string; updated_at: string };
+
+/**
+ * The statements the tables of SCIM users and groups share: an organization's rows, oldest first;
+ * one row; its insert; and the update of `columns` made only while the row is at the version the
+ * writer read (answering whether it was).
+ */
+function resourceRows<T extends ResourceTable>(table: T, columns: ReadonlyArray<keyof Selectable<DB[T]> & string>) {
+  type Row = Selectable<DB[T]>;
+  const db = (ex: Executor) => ex as unknown as Kysely<Record<ResourceTable, ResourceColumns>>;
+  return {
+    async all(ex: Executor, organizationId: string): Promise<Row[]> {
+      const rows = await db(ex).selectFrom(table as ResourceTable).selectAll().where("organization_id", "=", organizationId).orderBy("created_at").orderBy("id").execute();
+      return rows as unknown as Row[];
+    },
+
+    /** `lock` (PostgreSQL) holds the row until the transaction ends: concurrent writes of one resource queue instead of failing. */
+    async one(ex: Executor, organizationId: string, id: string, lock?: DialectName): Promise<Row | undefined> {
+      const row = await db(ex)
+        .selectFrom(table as ResourceTable)
+        .selectAll()
+        .where("organization_id", "=", organizationId)
+        .where("id", "=", id)
+        .$if(lock === "postgres", (qb) => qb.forUpdate())
+        .executeTakeFirst();
+      return row as unknown as Row | undefined;
+    },
+
+    async insert(ex: Executor, row: Row): Promise<void> {
+      await db(ex).insertInto(table as ResourceTable).values(row as unknown as ResourceColumns).execute();
+    },
+
+    /** Writes the row if its version is still `expected`; answers whether it did. */
+    async update(ex: Executor, row: Row, expected: number): Promise<boolean> {
+      const written = row as unknown as ResourceColumns & Record<string, unknown>;
+      const result = await db(ex)
+        .updateTable(table as ResourceTable)
+        .set(Object.fromEntries(columns.map((column) => [column, written[column]])))
+        .where("organization_id", "=", written.organization_id)
+        .where("id", "=", written.id)
+        .where("version", "=", expected)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+const users = resourceRows("scim_users", ["user_name_key", "active", "doc", "version", "updated_at"]);
+const groups = resourceRows("scim_groups", ["display_name", "external_id", "version", "updated_at"]);
+
 /** SQL of SCIM users and groups. */
 export const scimRepository = {
-  async users(ex: Executor, organizationId: string): Promise<ScimUserRow[]> {
-    return ex.selectFrom("scim_users").selectAll().where("organization_id", "=", organizationId).orderBy("created_at").orderBy("id").execute();
-  },
-
-  /** `lock` (PostgreSQL) holds the row until the transaction ends: concurrent writes of one user queue instead of failing. */
-  async user(ex: Executor, organizationId: string, id: string, lock?: DialectName): Promise<ScimUserRow | undefined> {
-    return ex
-      .selectFrom("scim_users")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("id", "=", id)
-      .$if(lock === "postgres", (qb) => qb.forUpdate())
-      .executeTakeFirst();
-  },
+  users: users.all,
+  user: users.one,
 
   async userByName(ex: Executor, organizationId: string, key: string): Promise<ScimUserRow | undefined> {
     return ex.selectFrom("scim_users").selectAll().where("organization_id", "=", organizationId).where("user_name_key", "=", key).executeTakeFirst();
   },
 
-  async insertUser(ex: Executor, row: ScimUserRow): Promise<void> {
-    await ex.insertInto("scim_users").values(row).execute();
-  },
-
-  /** Writes the user if its version is still `expected`; answers whether it did. */
-  async updateUser(ex: Executor, row: ScimUserRow, expected: number): Promise<boolean> {
-    const result = await ex
-      .updateTable("scim_users")
-      .set({ user_name_key: row.user_name_key, active: row.active, doc: row.doc, version: row.version, updated_at: row.updated_at })
-      .where("organization_id", "=", row.organization_id)
-      .where("id", "=", row.id)
-      .where("version", "=", expected)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
+  insertUser: users.insert,
+  updateUser: users.update,
 
   async deleteUser(ex: Executor, organizationId: string, id: string): Promise<boolean> {
     await ex.deleteFrom("scim_group_members").where("organization_id", "=", organizationId).where("scim_user_id", "=", id).execute();
@@ -48,34 +76,10 @@ export const scimRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 
-  async groups(ex: Executor, organizationId: string): Promise<ScimGroupRow[]> {
-    return ex.selectFrom("scim_groups").selectAll().where("organization_id", "=", organizationId).orderBy("created_at").orderBy("id").execute();
-  },
-
-  async group(ex: Executor, organizationId: string, id: string, lock?: DialectName): Promise<ScimGroupRow | undefined> {
-    return ex
-      .selectFrom("scim_groups")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("id", "=", id)
-      .$if(lock === "postgres", (qb) => qb.forUpdate())
-      .executeTakeFirst();
-  },
-
-  async insertGroup(ex: Executor, row: ScimGroupRow): Promise<void> {
-    await ex.insertInto("scim_groups").values(row).execute();
-  },
-
-  async updateGroup(ex: Executor, row: ScimGroupRow, expected: number): Promise<boolean> {
-    const result = await ex
-      .updateTable("scim_groups")
-      .set({ display_name: row.display_name, external_id: row.external_id, version: row.version, updated_at: row.updated_at })
-      .where("organization_id", "=", row.organization_id)
-      .where("id", "=", row.id)
-      .where("version", "=", expected)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
+  groups: groups.all,
+  group: groups.one,
+  insertGroup: groups.insert,
+  updateGroup: groups.update,
 
   async deleteGroup(ex: Executor, organizationId: string, id: string): Promise<string[]> {
     const members = await scimRepository.members(ex, organizationId, id);

@@ -1,18 +1,16 @@
-import { scimPatch, type ScimResource } from "scim-patch";
 import { v7 as uuidv7 } from "uuid";
 import type { Principal } from "../platform/auth.js";
-import type { Clock } from "../platform/clock.js";
-import type { Database, Executor } from "../platform/database/index.js";
+import type { Executor } from "../platform/database/index.js";
 import { policy } from "../policies/index.js";
 import { normalizeEmail } from "../modules/people/addresses.js";
 import { peopleRepository } from "../modules/people/repository.js";
 import type { AccessService } from "../modules/access/service.js";
 import { USER_SCHEMA } from "./discovery.js";
-import type { MappedTeams } from "../identity/team-membership.js";
 import { accountFor, deprovision, provision, teamStandingOf } from "./effects.js";
-import { ScimError, scimInvalid, scimNotFound } from "./errors.js";
+import { ScimError, scimInvalid } from "./errors.js";
+import { ScimResourceService, type ScimServiceArgs } from "./resource-service.js";
 import { scimRepository, type ScimUserRow } from "./repository.js";
-import { checkIfMatch, etagOf, listResponse, normalizeActive, objectBody, patchOperations, type ListQuery } from "./resources.js";
+import { normalizeActive, objectBody } from "./resources.js";
 
 /** The largest user document kept, in bytes of JSON. */
 const MAX_USER_BYTES = 64 * 1024;
@@ -44,17 +42,16 @@ function checkUser(raw: Record<string, unknown>): { doc: Record<string, unknown>
 }
 
 /** /Users: the people an organization's identity provider provisions (RFC 7644). */
-export class ScimUserService {
+export class ScimUserService extends ScimResourceService<ScimUserRow, ScimUser, ReturnType<typeof checkUser>> {
   constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
+    /** Ends the accesses of a person deprovisioned. */
     private readonly access: AccessService,
-    private readonly baseUrl: string,
-    /** Runs each change with the mapping's team entries it causes (docs/identity.md). */
-    private readonly mappedTeams: MappedTeams,
-  ) {}
+    ...args: ScimServiceArgs
+  ) {
+    super("User", { all: scimRepository.users, one: scimRepository.user }, ...args);
+  }
 
-  async present(ex: Executor, row: ScimUserRow): Promise<ScimUser> {
+  protected async present(ex: Executor, row: ScimUserRow): Promise<ScimUser> {
     const groups = await scimRepository.groupsOf(ex, row.organization_id, row.id);
     const doc = JSON.parse(row.doc) as Record<string, unknown>;
     return {
@@ -64,26 +61,8 @@ export class ScimUserService {
       userName: doc.userName as string,
       active: Number(row.active) !== 0,
       groups: groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${this.baseUrl}/api/scim/v2/Groups/${g.id}` })),
-      meta: { resourceType: "User", created: row.created_at, lastModified: row.updated_at, location: `${this.baseUrl}/api/scim/v2/Users/${row.id}`, version: etagOf(row.version) },
+      meta: this.meta(row),
     };
-  }
-
-  async list(p: Principal, query: ListQuery) {
-    return listResponse(await this.all(p), query);
-  }
-
-  /** Every user of the organization, for a list or a search to filter, sort and page. */
-  async all(p: Principal): Promise<ScimUser[]> {
-    policy.manageMembers(p);
-    const db = this.database.db;
-    return Promise.all((await scimRepository.users(db, p.organizationId)).map((row) => this.present(db, row)));
-  }
-
-  async get(p: Principal, id: string): Promise<ScimUser> {
-    policy.manageMembers(p);
-    const row = await scimRepository.user(this.database.db, p.organizationId, id);
-    if (!row) throw scimNotFound("User", id);
-    return this.present(this.database.db, row);
   }
 
   async create(p: Principal, body: unknown): Promise<ScimUser> {
@@ -116,23 +95,14 @@ export class ScimUserService {
     return user;
   }
 
-  async replace(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimUser> {
-    policy.manageMembers(p);
-    return this.write(p, id, ifMatch, () => checkUser(objectBody(body)));
-  }
-
-  async patch(p: Principal, id: string, body: unknown, ifMatch?: string): Promise<ScimUser> {
-    policy.manageMembers(p);
-    const operations = patchOperations(body);
-    return this.write(p, id, ifMatch, (current) => checkUser(scimPatch(current as unknown as ScimResource, operations) as unknown as Record<string, unknown>));
+  protected check(raw: Record<string, unknown>): ReturnType<typeof checkUser> {
+    return checkUser(raw);
   }
 
   /** Replaces a user with what `next` makes of it, then (de)provisions the person and ends their accesses. */
-  private async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimUser) => ReturnType<typeof checkUser>): Promise<ScimUser> {
+  protected async write(p: Principal, id: string, ifMatch: string | undefined, next: (current: ScimUser) => ReturnType<typeof checkUser>): Promise<ScimUser> {
     const result = await this.mappedTeams.change(p, async (trx, applyTeams) => {
-      const row = await scimRepository.user(trx, p.organizationId, id, this.database.dialect);
-      if (!row) throw scimNotFound("User", id);
-      checkIfMatch(ifMatch, row.version);
+      const row = await this.rowToChange(trx, p, id, ifMatch);
       const input = next(await this.present(trx, row));
       const account = await peopleRepository.findUser(trx, row.user_id);
       if (account && input.email !== account.email) throw new ScimError(400, "The user's e-mail address cannot change: it names their account. Delete the user and create it again.", "mutability");
@@ -156,9 +126,7 @@ export class ScimUserService {
   async delete(p: Principal, id: string, ifMatch?: string): Promise<void> {
     policy.manageMembers(p);
     const gone = await this.mappedTeams.change(p, async (trx, applyTeams) => {
-      const row = await scimRepository.user(trx, p.organizationId, id, this.database.dialect);
-      if (!row) throw scimNotFound("User", id);
-      checkIfMatch(ifMatch, row.version);
+      const row = await this.rowToChange(trx, p, id, ifMatch);
       await deprovision(trx, p.organizationId, row.user_id);
       await scimRepository.deleteUser(trx, p.organizationId, id);
       const email = (await peopleRepository.findUser(trx, row.user_id))?.email;

@@ -1,9 +1,9 @@
 import { RawNode, sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { loggedConnection, recordingQueries } from "../../../test/helpers/recorded-queries.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { resourceRepository } from "../../modules/catalog/resource-repository.js";
 import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
 import { GroupCommit } from "./group-commit.js";
@@ -13,11 +13,7 @@ import type { NewEventRow } from "../repository.js";
 const columns = (id: string) => ({ title: id, ownerTeamId: null, status: null, searchText: id, json: JSON.stringify({ id }) });
 
 describe.each(DATABASES)("group commit (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   const event = (subject: string): NewEventRow => ({
     id: crypto.randomUUID(),
@@ -235,11 +231,7 @@ describe.each(DATABASES)("group commit (%s)", (kind) => {
 });
 
 describe("group commit when the session ends with the commit (postgres)", () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer("postgres");
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer("postgres");
 
   it("runs no change of the group again, since the commit may have happened before the session ended", async () => {
     const { database } = t.server.services;

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { ReadAhead } from "./read-ahead.js";
 import type { RenderedBatch } from "../repository.js";
 
 describe.each(DATABASES)("reading ahead while a consumer catches up (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   const append = (n: number, prefix: string) =>
     t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {

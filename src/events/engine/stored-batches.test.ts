@@ -2,10 +2,10 @@
  * Full batches stored as rendered (batch-sealer.ts): served byte for byte as the rows render,
  * never for another rendering, and a consumer that starts anywhere still reads every event once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { loggedConnection } from "../../../test/helpers/recorded-queries.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { openDatabase } from "../../platform/database/index.js";
 import { startServer } from "../../server.js";
 import { renderingKey } from "./batch-sealer.js";
@@ -14,7 +14,6 @@ import type { EventRow } from "../repository.js";
 import { storedBatchRepository } from "./stored-batch-repository.js";
 
 describe.each(DATABASES)("the feed's stored batches (%s)", (kind) => {
-  let t: TestServer;
   /** Every event of the organization, oldest first. */
   let rows: EventRow[];
 
@@ -44,18 +43,18 @@ describe.each(DATABASES)("the feed's stored batches (%s)", (kind) => {
     }
   };
 
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    // 2,500 events in changes of 100, as writers append them: two full batches and half of one.
-    for (let change = 0; change < 25; change++) {
-      await t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
-        for (let i = 0; i < 100; i++) emit("TeamUpdatedEvent", `team-${change}-${i}`);
-      });
-    }
-    await t.server.services.events.sealer.seal(t.organizationId);
-    rows = await allRows();
+  const t = suiteServer(kind, {
+    setup: async (t) => {
+      // 2,500 events in changes of 100, as writers append them: two full batches and half of one.
+      for (let change = 0; change < 25; change++) {
+        await t.server.services.events.transaction({ organizationId: t.organizationId }, async (_trx, emit) => {
+          for (let i = 0; i < 100; i++) emit("TeamUpdatedEvent", `team-${change}-${i}`);
+        });
+      }
+      await t.server.services.events.sealer.seal(t.organizationId);
+      rows = await allRows();
+    },
   });
-  afterAll(() => t?.close());
 
   it("stores each batch once it is full, and serves it without reading the events", async () => {
     expect(rows).toHaveLength(2500);

@@ -1,31 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { accessRepository } from "./repository.js";
 
 describe.each(DATABASES)("access requests (%s)", (kind) => {
-  let t: TestServer;
   const clock = new ManualClock("2026-03-01T09:00:00.000Z");
   const keys: Record<string, string> = {};
 
-  beforeAll(async () => {
-    t = await startTestServer(kind, {}, clock);
-    for (const team of ["sales", "marketing", "finance"]) {
-      await t.api("PUT", `/api/teams/${team}`, { name: team });
-      keys[team] = (await t.api("POST", "/api/api-keys", { displayName: team, scope: "team", teamId: team })).body.key;
-    }
-    await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
-    await t.api("PUT", "/api/dataproducts/orders", {
-      info: { title: "Orders", owner: "sales" },
-      outputPorts: [
-        { id: "pg", type: "postgres", dataContractId: "orders-v1" },
-        { id: "auto", type: "postgres", autoApprove: true },
-      ],
-    });
-    await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+  const t = suiteServer(kind, {
+    clock,
+    setup: async (t) => {
+      for (const team of ["sales", "marketing", "finance"]) {
+        await t.api("PUT", `/api/teams/${team}`, { name: team });
+        keys[team] = (await t.api("POST", "/api/api-keys", { displayName: team, scope: "team", teamId: team })).body.key;
+      }
+      await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
+      await t.api("PUT", "/api/dataproducts/orders", {
+        info: { title: "Orders", owner: "sales" },
+        outputPorts: [
+          { id: "pg", type: "postgres", dataContractId: "orders-v1" },
+          { id: "auto", type: "postgres", autoApprove: true },
+        ],
+      });
+      await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+    },
   });
-  afterAll(() => t?.close());
 
   let counter = 0;
   const request = async (overrides: { info?: Record<string, unknown>; provider?: Record<string, unknown>; consumer?: Record<string, unknown> } = {}, key?: string) => {

@@ -4,7 +4,7 @@ import type { FieldViolation } from "../../platform/errors.js";
 import { resourceRepository, type StoredResource } from "../catalog/resource-repository.js";
 import type { DataProduct } from "../dataproducts/shapes.js";
 import { findOutputPort } from "../../product-formats/ports.js";
-import { accessRepository, type AccessRecord, type ConsumerType } from "./repository.js";
+import type { AccessRecord, ConsumerType } from "./repository.js";
 import type { Access } from "./shapes.js";
 import { withMembers } from "../../platform/objects.js";
 
@@ -133,11 +133,11 @@ export async function resolveNew(trx: Executor, organizationId: string, input: A
       violations.push({ field: "consumer.teamId", message: `must be '${owner}', the owner of data product '${id}', or absent` });
     }
     consumerTeamId = owner ?? null;
-    consumerRowId = (await accessRepository.catalogRowId(trx, organizationId, "dataproduct", id)) ?? null;
+    consumerRowId = (await resourceRepository.rowId(trx, organizationId, "dataproduct", id)) ?? null;
     // Derived when read, so that it follows the product's owner.
     delete consumer.teamId;
   } else if (consumerType === "team") {
-    consumerRowId = (await accessRepository.catalogRowId(trx, organizationId, "team", consumer.teamId!)) ?? null;
+    consumerRowId = (await resourceRepository.rowId(trx, organizationId, "team", consumer.teamId!)) ?? null;
     if (consumerRowId === null) violations.push({ field: "consumer.teamId", message: `no team '${consumer.teamId}' exists` });
     consumerTeamId = consumer.teamId!;
   }
@@ -155,7 +155,7 @@ export async function resolveNew(trx: Executor, organizationId: string, input: A
     providerOutputPortId: port.id,
     autoApprove: port.autoApprove,
     providerTeamId: product.ownerTeamId ?? "",
-    providerProductRowId: (await accessRepository.catalogRowId(trx, organizationId, "dataproduct", providerId))!,
+    providerProductRowId: (await resourceRepository.rowId(trx, organizationId, "dataproduct", providerId))!,
     consumerType,
     consumerDataProductId: consumer.dataProductId ?? null,
     consumerTeamId,

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 const odcs = (classification: Record<string, string | undefined>, roles: unknown[] = []) => ({
   apiVersion: "v3.1.0",
@@ -20,39 +20,38 @@ const odcs = (classification: Record<string, string | undefined>, roles: unknown
 });
 
 describe.each(DATABASES)("GET /api/access/{id}/privileges (%s)", (kind) => {
-  let t: TestServer;
 
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    for (const team of ["sales", "marketing"]) expect((await t.api("PUT", `/api/teams/${team}`, { name: team })).status).toBe(200);
-    const contract = odcs({ id: "public", email: "confidential", card: "restricted", note: undefined }, [
-      { role: "analyst", access: "read", customProperties: [{ property: "maxClassification", value: "internal" }, { property: "maskClassification", value: "confidential" }] },
-    ]);
-    expect((await t.api("PUT", "/api/datacontracts/orders-odcs", contract)).status).toBe(200);
-    expect(
-      (
-        await t.api("PUT", "/api/dataproducts/orders", {
-          info: { title: "Orders", owner: "sales" },
-          outputPorts: [
-            { id: "pg", type: "postgres", dataContractId: "orders-odcs", server: { host: "warehouse", schema: "shop", table: "orders" } },
-            {
-              id: "capped",
-              type: "postgres",
-              dataContractId: "orders-odcs",
-              server: { host: "warehouse", schema: "shop", table: "orders" },
-              customProperties: [{ property: "maxClassification", value: "public" }],
-            },
-          ],
-        })
-      ).status,
-    ).toBe(200);
-    const put = (id: string, port: string, roles?: string[]) =>
-      t.api("PUT", `/api/access/${id}`, { info: { purpose: "p" }, provider: { dataProductId: "orders", outputPortId: port }, consumer: { teamId: "marketing" }, ...(roles ? { roles } : {}) });
-    expect((await put("plain", "pg")).status).toBe(200);
-    expect((await put("analyst", "pg", ["analyst"])).status).toBe(200);
-    expect((await put("capped", "capped")).status).toBe(200);
+  const t = suiteServer(kind, {
+    teams: { sales: "sales", marketing: "marketing" },
+    setup: async (t) => {
+      const contract = odcs({ id: "public", email: "confidential", card: "restricted", note: undefined }, [
+        { role: "analyst", access: "read", customProperties: [{ property: "maxClassification", value: "internal" }, { property: "maskClassification", value: "confidential" }] },
+      ]);
+      expect((await t.api("PUT", "/api/datacontracts/orders-odcs", contract)).status).toBe(200);
+      expect(
+        (
+          await t.api("PUT", "/api/dataproducts/orders", {
+            info: { title: "Orders", owner: "sales" },
+            outputPorts: [
+              { id: "pg", type: "postgres", dataContractId: "orders-odcs", server: { host: "warehouse", schema: "shop", table: "orders" } },
+              {
+                id: "capped",
+                type: "postgres",
+                dataContractId: "orders-odcs",
+                server: { host: "warehouse", schema: "shop", table: "orders" },
+                customProperties: [{ property: "maxClassification", value: "public" }],
+              },
+            ],
+          })
+        ).status,
+      ).toBe(200);
+      const put = (id: string, port: string, roles?: string[]) =>
+        t.api("PUT", `/api/access/${id}`, { info: { purpose: "p" }, provider: { dataProductId: "orders", outputPortId: port }, consumer: { teamId: "marketing" }, ...(roles ? { roles } : {}) });
+      expect((await put("plain", "pg")).status).toBe(200);
+      expect((await put("analyst", "pg", ["analyst"])).status).toBe(200);
+      expect((await put("capped", "capped")).status).toBe(200);
+    },
   });
-  afterAll(() => t?.close());
 
   const decisions = async (id: string) => {
     const res = await t.api("GET", `/api/access/${id}/privileges`);

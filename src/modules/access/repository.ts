@@ -5,7 +5,6 @@ import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { inRowIdOrder, withinByteBudget } from "../../platform/database/byte-budget.js";
 import { WRITE_LATER } from "../../platform/database/drivers/pg-write-behind.js";
-import type { ResourceKind } from "../catalog/resource-repository.js";
 import type { AccessStatus } from "./lifecycle.js";
 import type { Access, Provisioning } from "./shapes.js";
 
@@ -239,18 +238,6 @@ export const accessRepository = {
     const rows = await select(ex).where("a.row_id", "in", rowIds).execute();
     inRowIdOrder(rows, rowIds);
     return { records: rows.map((r) => toRecord(r as Row)), cut };
-  },
-
-  /** The `resources.row_id` of a catalog document: which incarnation of that id an access refers to. */
-  async catalogRowId(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<number | undefined> {
-    const row = await ex
-      .selectFrom("resources")
-      .select("row_id")
-      .where("organization_id", "=", organizationId)
-      .where("kind", "=", kind)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return row?.row_id;
   },
 
   /**

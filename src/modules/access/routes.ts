@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../platform/config.js";
-import { pageWindow, sendLimitedPage, sendPage } from "../../platform/http/paging.js";
+import { answerPage, pageWindow, sendLimitedPage } from "../../platform/http/paging.js";
 import { errors, FromQuery, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import { badRequest } from "../../platform/errors.js";
@@ -158,11 +158,7 @@ export function accessRoutes(app: App, access: AccessService, config: Config): v
         response: { 200: Type.Array(HistoryEntrySchema), ...errors(404) },
       },
     },
-    async (request, reply) => {
-      const { page, size, offset } = pageWindow(request.query);
-      const rows = await access.history(principalOf(request), request.params.id, offset, size + 1);
-      return sendPage(request, reply, rows, size, page);
-    },
+    async (request, reply) => answerPage(request, reply, request.query, (offset, limit) => access.history(principalOf(request), request.params.id, offset, limit)),
   );
 
   app.get(

@@ -1,35 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** Every row and rule of docs/product.md §5 over HTTP, with the exact events each appends and who caused them. */
 describe.each(DATABASES)("access rules of §5 (%s)", (kind) => {
-  let t: TestServer;
   const clock = new ManualClock("2026-03-01T09:00:00.000Z");
   const keys: Record<string, { key: string; id: string }> = {};
   let orgKeyId = "";
 
-  beforeAll(async () => {
-    t = await startTestServer(kind, {}, clock);
-    orgKeyId = ((await t.api("GET", "/api/api-keys")).body as any[])[0].id;
-    for (const team of ["sales", "marketing", "finance"]) {
-      await t.api("PUT", `/api/teams/${team}`, { name: team });
-      const created = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body;
-      keys[team] = { key: created.key, id: created.id };
-    }
-    await t.api("PUT", "/api/datacontracts/orders-v1", {
-      dataContractSpecification: "0.9.3",
-      info: { title: "Orders", version: "1.2.0", owner: "sales" },
-      schema: { type: "custom", specification: "orders" },
-    });
-    await t.api("PUT", "/api/dataproducts/orders", {
-      info: { title: "Orders", owner: "sales" },
-      outputPorts: [{ id: "warehouse", type: "postgres", dataContractId: "orders-v1" }, { id: "auto", autoApprove: true }],
-    });
-    await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+  const t = suiteServer(kind, {
+    clock,
+    setup: async (t) => {
+      orgKeyId = ((await t.api("GET", "/api/api-keys")).body as any[])[0].id;
+      for (const team of ["sales", "marketing", "finance"]) {
+        await t.api("PUT", `/api/teams/${team}`, { name: team });
+        const created = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body;
+        keys[team] = { key: created.key, id: created.id };
+      }
+      await t.api("PUT", "/api/datacontracts/orders-v1", {
+        dataContractSpecification: "0.9.3",
+        info: { title: "Orders", version: "1.2.0", owner: "sales" },
+        schema: { type: "custom", specification: "orders" },
+      });
+      await t.api("PUT", "/api/dataproducts/orders", {
+        info: { title: "Orders", owner: "sales" },
+        outputPorts: [{ id: "warehouse", type: "postgres", dataContractId: "orders-v1" }, { id: "auto", autoApprove: true }],
+      });
+      await t.api("PUT", "/api/dataproducts/campaigns", { info: { title: "Campaigns", owner: "marketing" } });
+    },
   });
-  afterAll(() => t?.close());
 
   const as = (team: string) => ({ key: keys[team].key });
   const by = (team: string) => `api-key:${keys[team].id}`;

@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function apiKeyTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`API keys and authentication (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     const clock = new ManualClock("2026-06-01T12:00:00.000Z");
 
-    beforeAll(async () => {
-      t = await startTestServer(kind, {}, clock);
-      expect((await t.api("PUT", "/api/teams/payments", { name: "Payments" })).status).toBe(200);
-      expect((await t.api("PUT", "/api/teams/search", { name: "Search" })).status).toBe(200);
+    const t = suiteServer(kind, {
+      clock,
+      setup: async (t) => {
+        expect((await t.api("PUT", "/api/teams/payments", { name: "Payments" })).status).toBe(200);
+        expect((await t.api("PUT", "/api/teams/search", { name: "Search" })).status).toBe(200);
+      },
     });
-    afterAll(() => t?.close());
 
     const unauthorizedDetail = async (key: string | null, headers: Record<string, string> = {}) => {
       const res = await t.api("GET", "/api/teams", undefined, { key, headers });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { sql } from "kysely";
 import { openDatabase } from "../../platform/database/index.js";
@@ -34,12 +34,8 @@ describe("KeyCache", () => {
 });
 
 describe.each(DATABASES)("authentication with remembered keys (%s)", (kind) => {
-  let t: TestServer;
   const clock = new ManualClock("2026-06-01T12:00:00.000Z");
-  beforeAll(async () => {
-    t = await startTestServer(kind, {}, clock);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { clock });
 
   const status = async (key: string) => (await t.api("GET", "/api/teams", undefined, { key })).status;
 
@@ -126,11 +122,7 @@ describe.each(DATABASES)("authentication with remembered keys (%s)", (kind) => {
 
 /** SQLite alone keeps the counter (PostgreSQL announces key changes instead, key-lease.ts). */
 describe("the counter of key changes (sqlite)", () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer("sqlite");
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer("sqlite");
 
   const status = async (key: string) => (await t.api("GET", "/api/teams", undefined, { key })).status;
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { pageWindow, sendPage } from "../../platform/http/paging.js";
+import { answerPage } from "../../platform/http/paging.js";
 import { errors, IdParams, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { ApiKeyService } from "./service.js";
@@ -17,11 +17,7 @@ export function apiKeyRoutes(app: App, apiKeys: ApiKeyService): void {
         response: { 200: Type.Array(ApiKeySchema), ...errors(403) },
       },
     },
-    async (request, reply) => {
-      const { page, size, offset } = pageWindow(request.query);
-      const rows = await apiKeys.list(principalOf(request), { offset, limit: size + 1 });
-      return sendPage(request, reply, rows, size, page);
-    },
+    async (request, reply) => answerPage(request, reply, request.query, (offset, limit) => apiKeys.list(principalOf(request), { offset, limit })),
   );
 
   app.post(

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function assetTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`assets (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     let teamKey: string;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-      await t.api("PUT", "/api/teams/search", { name: "Search" });
-      teamKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
-    // An asset's assigned tag must exist.
-    for (const tag of ["governance/internal", "pii", "stale", "fresh"]) expect((await t.api("PUT", `/api/tags/${tag}`, { owner: "sales" })).status).toBe(200);
+    const t = suiteServer(kind, {
+      teams: { sales: "Sales", search: "Search" },
+      setup: async (t) => {
+        teamKey = await createTeamKey(t, "sales", "sales");
+        // An asset's assigned tag must exist.
+        for (const tag of ["governance/internal", "pii", "stale", "fresh"]) expect((await t.api("PUT", `/api/tags/${tag}`, { owner: "sales" })).status).toBe(200);
+      },
     });
-    afterAll(() => t?.close());
 
     const events = async () => ((await t.api("GET", "/api/events")).body as any[]).map((e) => `${e.data.id}:${e.type.split(".").pop()}`);
     const orders = {

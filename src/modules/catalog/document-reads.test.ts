@@ -2,10 +2,9 @@
  * Reads of one document made together (`DocumentReads`): what each caller gets must be what a read
  * of its own would have given it, whoever else asked in the same turn.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
-import { openDatabase, type Database } from "../../platform/database/index.js";
-import { migrateToLatest } from "../../platform/database/migrations/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { suiteDatabase } from "../../../test/helpers/suite-database.js";
 import { DocumentReads, READ_CHUNK } from "./document-reads.js";
 import { resourceRepository, type ResourceKind } from "./resource-repository.js";
 
@@ -15,8 +14,7 @@ const AT = "2026-01-01T00:00:00.000Z";
 const ODD_IDS = ['quo"te', "back\\slash", "{brace}", "com,ma", "null", "NULL", " spaced ", "ünï", '["json"]', "%22"];
 
 describe.each(DATABASES)("reads of one document made together (%s)", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
+  const database = suiteDatabase(kind);
 
   async function put(organizationId: string, resourceKind: ResourceKind, id: string, doc: Record<string, unknown>) {
     const json = JSON.stringify({ id, ...doc });
@@ -38,19 +36,12 @@ describe.each(DATABASES)("reads of one document made together (%s)", (kind) => {
   }
 
   beforeAll(async () => {
-    test = await createTestDatabase(kind);
-    database = openDatabase(test.url);
-    await migrateToLatest(database);
     for (const org of ["north", "south"]) await database.db.insertInto("organizations").values({ id: org, name: org, created_at: AT }).execute();
     for (let i = 0; i < 40; i++) await put("north", "asset", `a${i}`, { n: i });
     await put("north", "team", "shared", { owner: "north's team" });
     await put("south", "team", "shared", { owner: "south's team" });
     await put("north", "dataproduct", "shared", { product: "north's product" });
     for (const id of ODD_IDS) await put("north", "team", id, { odd: id });
-  });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
   });
 
   it("sends the reads asked for in one turn as one statement, and answers each with its own document or none", async () => {

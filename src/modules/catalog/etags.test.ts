@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { etagOfJson } from "./document-service.js";
 
 describe("An entity tag", () => {
@@ -11,11 +11,7 @@ describe("An entity tag", () => {
 });
 
 describe.each(DATABASES)("ETags and conditional requests on catalog documents (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   const events = async () => (await t.api("GET", "/api/events")).body.length;
 

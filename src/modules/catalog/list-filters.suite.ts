@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 const odps = (id: string, team: string, extra: Record<string, unknown> = {}) => ({
@@ -39,12 +39,7 @@ const dcs = (id: string, owner: string, info: Record<string, unknown> = {}, extr
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function listFilterTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`list filters of data products and data contracts (%s)${check.label}`, (kind) => {
-    let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      for (const team of ["sales", "marketing", "ops"]) expect((await t.api("PUT", `/api/teams/${team}`, { name: team })).status).toBe(200);
-    });
-    afterAll(() => t?.close());
+    const t = suiteServer(kind, { teams: { sales: "sales", marketing: "marketing", ops: "ops" } });
 
     const put = async (plural: string, doc: { id: string } & Record<string, unknown>) => {
       const res = await t.api("PUT", `/api/${plural}/${doc.id}`, doc);

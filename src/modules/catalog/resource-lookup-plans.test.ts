@@ -1,10 +1,10 @@
 import type { CompiledQuery } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { suiteDatabase } from "../../../test/helpers/suite-database.js";
+import type { Database } from "../../platform/database/index.js";
 import { planOf, sentQueries } from "../../../test/helpers/query-plans.js";
 import { chunked } from "../../platform/database/chunks.js";
-import { openDatabase, type Database } from "../../platform/database/index.js";
-import { migrateToLatest } from "../../platform/database/migrations/index.js";
 import { resourceRepository, type ListFilter } from "./resource-repository.js";
 
 /**
@@ -14,14 +14,10 @@ import { resourceRepository, type ListFilter } from "./resource-repository.js";
  * instead, which starts with the same two columns, and scanned every asset for each lookup.
  */
 describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
+  const database = suiteDatabase(kind);
   const at = "2026-01-01T00:00:00.000Z";
 
   beforeAll(async () => {
-    test = await createTestDatabase(kind);
-    database = openDatabase(test.url);
-    await migrateToLatest(database);
     const db = database.db;
     await db.insertInto("organizations").values({ id: "org", name: "Org", created_at: at }).execute();
     const row = (rowKind: string, id: string, facts: { owner?: string; domain?: string; archetype?: string } = {}) => ({
@@ -36,10 +32,6 @@ describe.each(DATABASES)("the indexes catalog lookups read (%s)", (kind) => {
       row("dataproduct", "shelf", { owner: "ops", domain: "operations", archetype: "consumer-aligned" }),
       row("dataproduct", "plain"),
     ]).execute();
-  });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
   });
 
   const sent = (run: (ex: Database["db"]) => Promise<unknown>) => sentQueries(database, run);

@@ -248,6 +248,13 @@ export const resourceRepository = {
       .executeTakeFirst();
     return row?.id;
   },
+  /** The `row_id` of a document: which incarnation of that id a reference to it (an access's) names. */
+  async rowId(ex: Executor, organizationId: string, kind: ResourceKind, id: string): Promise<number | undefined> {
+    const { rows } = await sql<{ row_id: number }>`select "row_id" from "resources"
+      where "organization_id" = ${organizationId} and "kind" = ${kind} and "id" = ${id}`.execute(ex);
+    return rows[0]?.row_id;
+  },
+
   /** Which of `ids` exist as documents of `kind`. */
   async existingIds(ex: Executor, organizationId: string, kind: ResourceKind, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** A document whose members are in no order a response schema would give them. */
 const SENT = '{"zeta":{"y":1,"x":[3,2,1]},"tags":["b","a"],"name":"Sales","custom":{"b":"1","a":"2"},"description":"Sells"}';
 
 describe.each(DATABASES)("catalog documents are answered as stored (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   it("answers PUT, GET and the list with the members in the order they were sent", async () => {
     // The path's id is added after the members sent, as the document is stored.

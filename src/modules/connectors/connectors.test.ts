@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 describe.each(DATABASES)("connectors (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    await t.api("PUT", "/api/teams/ops", { name: "Ops" });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { ops: "Ops" } });
 
   it("keeps a connector's feed position: PUT replaces, GET reads, and no event is emitted", async () => {
     const connector = { info: { type: "postgres-access", connectorVersion: "1.2.0" }, state: { lastEventId: null, cursor: { any: "thing" } } };

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 const DBT = `version: 2
@@ -34,12 +34,7 @@ const AVRO_AS_JSONSCHEMA = JSON.stringify({
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function dataContractTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`data contracts and schema validation (%s)${check.label}`, (kind) => {
-    let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-    });
-    afterAll(() => t?.close());
+    const t = suiteServer(kind, { teams: { sales: "Sales" } });
 
     const contract = (schema: unknown, extra: Record<string, unknown> = {}) => ({
       dataContractSpecification: "0.9.3",

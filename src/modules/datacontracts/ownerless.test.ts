@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** ODCS contracts that name no owner team belong to the organization (docs/formats.md, "Owners"). */
 describe.each(DATABASES)("owner-less ODCS contracts (%s)", (kind) => {
-  let t: TestServer;
   let salesKey: string;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-    await t.api("PUT", "/api/teams/search", { name: "Search" });
-    salesKey = (await t.api("POST", "/api/api-keys", { scope: "team", teamId: "sales" })).body.key;
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { sales: "Sales", search: "Search" }, setup: async (t) => { salesKey = await createTeamKey(t, "sales"); } });
 
   // As the standard's own examples are written: no team, no owner property, no domain.
   const example = (apiVersion: string, extra: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { fixture } from "../../../test/helpers/fixtures.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
@@ -61,13 +61,7 @@ const yamlHeaders = { contentType: "application/yaml" };
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function contractStandardTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`data contracts in the open standards (%s)${check.label}`, (kind) => {
-    let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/logistics", { name: "Logistics" });
-      await t.api("PUT", "/api/teams/billing", { name: "Billing" });
-    });
-    afterAll(() => t?.close());
+    const t = suiteServer(kind, { teams: { logistics: "Logistics", billing: "Billing" } });
 
     it("stores an ODCS contract sent as YAML exactly as sent, and gives it back as JSON and as YAML", async () => {
       const text = fixture("odcs-shipments.yaml");

@@ -1,18 +1,12 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/contracts/${name}`, import.meta.url), "utf8");
 
 describe.each(DATABASES)("GET /api/datacontracts/{id}/view (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    await t.api("PUT", "/api/teams/finance", { name: "Finance" });
-    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { finance: "Finance", sales: "Sales" } });
 
   it("answers every promise of an ODCS contract sent as YAML, titled by its data product and business name", async () => {
     expect((await t.api("PUT", "/api/datacontracts/payments-contract", undefined, { raw: fixture("odcs-payments.yaml"), contentType: "application/yaml" })).status).toBe(200);

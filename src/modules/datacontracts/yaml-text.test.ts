@@ -1,23 +1,18 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 const WRITTEN = readFileSync(new URL("../../../test/fixtures/contracts/odcs-payments.yaml", import.meta.url), "utf8");
 const DOCUMENT_BYTES = 64 * 1024;
 
 describe.each(DATABASES)("a data contract's YAML as written (%s)", (kind) => {
-  let t: TestServer;
   const putYaml = (id: string, text: string) => t.api("PUT", `/api/datacontracts/${id}`, undefined, { raw: text, contentType: "application/yaml" });
   const yaml = async (id: string, query = "") => (await t.api("GET", `/api/datacontracts/${id}/datacontract.yaml${query}`)).text;
   const versions = async (id: string) => ((await t.api("GET", `/api/datacontracts/${id}/versions`)).body as unknown[]).length;
 
-  beforeAll(async () => {
-    t = await startTestServer(kind, { limits: { documentBytes: DOCUMENT_BYTES, pageBytes: 10 * DOCUMENT_BYTES } });
-    await t.api("PUT", "/api/teams/finance", { name: "Finance" });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { finance: "Finance" }, overrides: { limits: { documentBytes: DOCUMENT_BYTES, pageBytes: 10 * DOCUMENT_BYTES } } });
 
   it("gives back a YAML document byte for byte: comments, order and quoting", async () => {
     expect((await putYaml("payments-contract", WRITTEN)).status).toBe(200);

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 
 describe.each(DATABASES)("data products (%s)", (kind) => {
-  let t: TestServer;
   let salesKey: string;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-    await t.api("PUT", "/api/teams/marketing", { name: "Marketing" });
-    await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
-    salesKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
+  const t = suiteServer(kind, {
+    teams: { sales: "Sales", marketing: "Marketing" },
+    setup: async (t) => {
+      await t.api("PUT", "/api/datacontracts/orders-v1", { dataContractSpecification: "0.9.3", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } });
+      salesKey = await createTeamKey(t, "sales", "sales");
+    },
   });
-  afterAll(() => t?.close());
 
   const eventsOf = async (subject: string) =>
     ((await t.api("GET", "/api/events")).body as any[])

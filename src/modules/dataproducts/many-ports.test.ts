@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /**
  * Products with tens of thousands of ports, as an operator who raised MAX_OUTPUT_PORTS may store:
@@ -8,12 +8,7 @@ import { startTestServer, type TestServer } from "../../../test/helpers/server.j
  * call takes arguments. Each used to end in a 500, or in an answer that listed every one.
  */
 describe.each(DATABASES)("data products with very many output ports (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind, { maxOutputPorts: 200_000 });
-    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { sales: "Sales" }, overrides: { maxOutputPorts: 200_000 } });
 
   const product = (outputPorts: unknown[]) => ({ info: { title: "Big", owner: "sales" }, outputPorts });
 

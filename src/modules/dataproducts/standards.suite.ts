@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { fixture } from "../../../test/helpers/fixtures.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
@@ -10,13 +10,13 @@ const yaml = { contentType: "application/yaml" };
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function productStandardTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`data products in ODPS and DPS (%s)${check.label}`, (kind) => {
-    let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(kind, { maxOutputPorts: 5 });
-      for (const team of ["logistics", "marketing"]) await t.api("PUT", `/api/teams/${team}`, { name: team });
-      await t.api("PUT", "/api/datacontracts/shipments", { apiVersion: "v3.1.0", kind: "DataContract", version: "2.1.0", status: "active", team: { name: "logistics" } });
+    const t = suiteServer(kind, {
+      overrides: { maxOutputPorts: 5 },
+      teams: { logistics: "logistics", marketing: "marketing" },
+      setup: async (t) => {
+        await t.api("PUT", "/api/datacontracts/shipments", { apiVersion: "v3.1.0", kind: "DataContract", version: "2.1.0", status: "active", team: { name: "logistics" } });
+      },
     });
-    afterAll(() => t?.close());
 
     const eventsOf = async (subject: string) =>
       ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.subject === subject).map((e) => [e.type.split(".").pop(), e.data.outputPortId].filter(Boolean).join(":"));

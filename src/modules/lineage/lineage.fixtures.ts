@@ -5,6 +5,11 @@
 
 const SCHEMA_URL = "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent";
 
+/** How every integration opens a run event: its type, time and producer, the schema it follows, and the run with its facets. */
+function runEvent(eventType: string, eventTime: string, producer: string, runId: string, runFacets: Record<string, unknown>) {
+  return { eventType, eventTime, producer, schemaURL: SCHEMA_URL, run: { runId, facets: runFacets } };
+}
+
 /** dbt-ol after a model ran: reads the orders table, writes daily revenue with column lineage. */
 export function dbtEvent(runId: string, eventTime = "2026-06-01T06:00:00.000Z") {
   return {
@@ -70,17 +75,10 @@ export function dbtEvent(runId: string, eventTime = "2026-06-01T06:00:00.000Z") 
 export function airflowEvent(runId: string, eventType: "START" | "COMPLETE", eventTime = "2026-06-01T05:00:00.000Z") {
   const producer = "https://github.com/apache/airflow/tree/providers-openlineage/1.14.0";
   return {
-    eventType,
-    eventTime,
-    producer,
-    schemaURL: SCHEMA_URL,
-    run: {
-      runId,
-      facets: {
-        nominalTime: { _producer: producer, _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json", nominalStartTime: "2026-06-01T05:00:00.000Z" },
-        airflow: { _producer: producer, _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/RunFacet", dag: { dag_id: "crm_sync", owner: "airflow" }, task: { task_id: "load_accounts", operator_class: "SQLExecuteQueryOperator" } },
-      },
-    },
+    ...runEvent(eventType, eventTime, producer, runId, {
+      nominalTime: { _producer: producer, _schemaURL: "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json", nominalStartTime: "2026-06-01T05:00:00.000Z" },
+      airflow: { _producer: producer, _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/RunFacet", dag: { dag_id: "crm_sync", owner: "airflow" }, task: { task_id: "load_accounts", operator_class: "SQLExecuteQueryOperator" } },
+    }),
     job: {
       namespace: "airflow_prod",
       name: "crm_sync.load_accounts",
@@ -95,17 +93,10 @@ export function airflowEvent(runId: string, eventType: "START" | "COMPLETE", eve
 export function sparkEvent(runId: string, eventTime = "2026-06-01T07:00:00.000Z") {
   const producer = "https://github.com/OpenLineage/OpenLineage/tree/1.23.0/integration/spark";
   return {
-    eventType: "COMPLETE",
-    eventTime,
-    producer,
-    schemaURL: SCHEMA_URL,
-    run: {
-      runId,
-      facets: {
-        spark_version: { _producer: producer, _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet", "spark-version": "3.5.1" },
-        processing_engine: { _producer: producer, _schemaURL: "https://openlineage.io/spec/facets/1-1-1/ProcessingEngineRunFacet.json", version: "3.5.1", name: "spark", openlineageAdapterVersion: "1.23.0" },
-      },
-    },
+    ...runEvent("COMPLETE", eventTime, producer, runId, {
+      spark_version: { _producer: producer, _schemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet", "spark-version": "3.5.1" },
+      processing_engine: { _producer: producer, _schemaURL: "https://openlineage.io/spec/facets/1-1-1/ProcessingEngineRunFacet.json", version: "3.5.1", name: "spark", openlineageAdapterVersion: "1.23.0" },
+    }),
     job: { namespace: "spark_jobs", name: "revenue_app.execute_insert_into_hadoop_fs_relation_command", facets: {} },
     inputs: [{ namespace: "s3a://lake", name: "/orders/2026/06/01", facets: { schema: { _producer: producer, _schemaURL: "https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json", fields: [{ name: "order_id", type: "string" }] } } }],
     outputs: [{ namespace: "bigquery", name: "acme.reports.daily_revenue", facets: {} }],

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 import { airflowEvent, dbtEvent, sparkEvent } from "./lineage.fixtures.js";
@@ -10,31 +10,31 @@ const run = (n: number) => `0190a3c4-1f2e-7d00-8000-${String(n).padStart(12, "0"
 /** The lineage tests, with `check` holding answers against the reference description (test/helpers/checks.ts). */
 export function lineageTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`OpenLineage lineage (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     let analyticsKey: string;
     let salesKey: string;
     let readKey: string;
     const clock = new ManualClock("2026-06-01T08:00:00.000Z");
 
-    beforeAll(async () => {
-      t = await startTestServer(kind, {}, clock);
-      for (const team of ["sales", "analytics", "crm"]) expect((await t.api("PUT", `/api/teams/${team}`, { name: team })).status).toBe(200);
-      const product = (title: string, owner: string, outputPorts: object[]) => ({ dataProductSpecification: "0.0.1", info: { title, owner, status: "active" }, outputPorts });
-      const puts = [
-        t.api("PUT", "/api/dataproducts/orders", product("Orders", "sales", [
-          { id: "pg", type: "postgres", server: { host: "db", port: 5432, database: "shop", schema: "public", table: "orders" } },
-          { id: "lake", type: "s3", server: { location: "s3://lake/orders/" } },
-          { id: "open", type: "postgres", autoApprove: true, server: { host: "db", database: "shop", schema: "public", table: "orders_open" } },
-        ])),
-        t.api("PUT", "/api/dataproducts/customers", product("Customers", "crm", [{ id: "mysql", type: "mysql", server: { host: "crm-db", database: "crm" } }])),
-        t.api("PUT", "/api/dataproducts/reporting", product("Reporting", "analytics", [{ id: "bq", type: "bigquery", server: { project: "acme", dataset: "reports" } }])),
-      ];
-      for (const res of await Promise.all(puts)) expect(res.status, res.text).toBe(200);
-      analyticsKey = (await t.api("POST", "/api/api-keys", { displayName: "a", scope: "team", teamId: "analytics" })).body.key;
-      salesKey = (await t.api("POST", "/api/api-keys", { displayName: "s", scope: "team", teamId: "sales" })).body.key;
-      readKey = (await t.api("POST", "/api/api-keys", { displayName: "r", scope: "organization_read" })).body.key;
+    const t = suiteServer(kind, {
+      clock,
+      teams: { sales: "sales", analytics: "analytics", crm: "crm" },
+      setup: async (t) => {
+        const product = (title: string, owner: string, outputPorts: object[]) => ({ dataProductSpecification: "0.0.1", info: { title, owner, status: "active" }, outputPorts });
+        const puts = [
+          t.api("PUT", "/api/dataproducts/orders", product("Orders", "sales", [
+            { id: "pg", type: "postgres", server: { host: "db", port: 5432, database: "shop", schema: "public", table: "orders" } },
+            { id: "lake", type: "s3", server: { location: "s3://lake/orders/" } },
+            { id: "open", type: "postgres", autoApprove: true, server: { host: "db", database: "shop", schema: "public", table: "orders_open" } },
+          ])),
+          t.api("PUT", "/api/dataproducts/customers", product("Customers", "crm", [{ id: "mysql", type: "mysql", server: { host: "crm-db", database: "crm" } }])),
+          t.api("PUT", "/api/dataproducts/reporting", product("Reporting", "analytics", [{ id: "bq", type: "bigquery", server: { project: "acme", dataset: "reports" } }])),
+        ];
+        for (const res of await Promise.all(puts)) expect(res.status, res.text).toBe(200);
+        analyticsKey = await createTeamKey(t, "analytics", "a");
+        salesKey = await createTeamKey(t, "sales", "s");
+        readKey = (await t.api("POST", "/api/api-keys", { displayName: "r", scope: "organization_read" })).body.key;
+      },
     });
-    afterAll(() => t?.close());
 
     const violationEvents = async () =>
       ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.type.endsWith(".AccessViolationDetectedEvent"));

@@ -3,6 +3,7 @@ import type { Executor } from "../../platform/database/index.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
 import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
+import { postedByTeams, violationRepository } from "./read-records-repository.js";
 import type { LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewLineageEvent = Omit<Insertable<LineageEventsTable>, "row_id">;
@@ -80,14 +81,6 @@ export const lineageRepository = {
   },
 
   /**
-   * Removes the recorded reads without an agreement of any organization made before `before`, of
-   * at most `limit` instants (the records of one request share theirs), the oldest first.
-   */
-  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    return deleteMadeBefore(ex, "lineage_violations", before, limit, "created_at");
-  },
-
-  /**
    * Events as stored JSON text, oldest first: at most `limit`, and no more than `maxBytes` of them
    * (but at least one); `cut` says the byte budget ended the page early.
    */
@@ -116,7 +109,7 @@ export const lineageRepository = {
       .$if(f.runId !== undefined, (qb) => qb.where("run_id", "=", f.runId!))
       .$if(f.jobNamespace !== undefined, (qb) => qb.where("job_namespace", "=", f.jobNamespace!))
       .$if(f.jobName !== undefined, (qb) => qb.where("job_name", "=", f.jobName!))
-      .$if(f.teamIds !== undefined, (qb) => (f.teamIds!.length === 0 ? qb.where(sql<boolean>`1 = 0`) : qb.where("team_id", "in", f.teamIds!)))
+      .$call((qb) => postedByTeams(qb, f.teamIds))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
@@ -187,23 +180,9 @@ export const lineageRepository = {
     return found;
   },
 
-  /** Records reads without an agreement in few statements; answers, row by row, whether it is new (none yet for its job, port and day). */
-  async recordViolations(ex: Executor, rows: readonly LineageViolationRow[]): Promise<boolean[]> {
-    const stored = await insertNew(ex, "lineage_violations", ["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"], rows, 1000);
-    return stored.map((row) => row !== undefined);
-  },
-
-  /** A provider product's recorded reads without an agreement, newest first, at most `limit`. */
-  async violationsOf(ex: Executor, organizationId: string, dataProductId: string, limit: number) {
-    return ex
-      .selectFrom("lineage_violations")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("data_product_id", "=", dataProductId)
-      .orderBy("day", "desc")
-      .orderBy("created_at", "desc")
-      .limit(limit)
-      .execute();
+  /** Records reads without an agreement; answers, row by row, whether it is new (none yet for its job, port and day). */
+  recordViolations(ex: Executor, rows: readonly LineageViolationRow[]): Promise<boolean[]> {
+    return violationRepository.record(ex, "lineage_violations", ["organization_id", "job_namespace", "job_name", "data_product_id", "output_port_id", "day"], rows);
   },
 };
 

@@ -1,15 +1,12 @@
 import type { ValidateFunction } from "ajv";
-import { Retention } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
-import type { Clock } from "../../platform/clock.js";
-import type { Database, Executor } from "../../platform/database/index.js";
-import { badRequest, invalid, notFound, type FieldViolation } from "../../platform/errors.js";
+import type { Executor } from "../../platform/database/index.js";
+import { badRequest, invalid, type FieldViolation } from "../../platform/errors.js";
 import { createAjv, standardViolations } from "../../platform/validation.js";
-import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import type { DocumentLimits } from "../catalog/document-limits.js";
 import { normalizeNamespace } from "./naming.js";
 import { mapPorts, readsNeedingAccess, type CatalogProduct, type Consumer, type PortIndex } from "./reads.js";
+import { ReadRecordsService, type ReadRecordsArgs } from "./read-records.js";
 import { raiseWithoutAgreement, type SeenRead } from "./violations.js";
 import { lineageRepository, type LineageDeleteFilter, type LineageEventFilter, type LineageViolationRow, type NewLineageEdge, type ProductRow } from "./repository.js";
 import { MAX_DATASETS_PER_REQUEST, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, RunEventSchema, type RunEvent } from "./shapes.js";
@@ -116,21 +113,10 @@ function catalogProduct(row: ProductRow): CatalogProduct {
   return { id: row.id, ownerTeamId: row.owner_team_id, outputPorts: ports };
 }
 
-export class LineageService {
-  /** Removes events, and the reads without an agreement found in them, past the retention (the server starts its hourly sweep). */
-  readonly retention: Retention;
-
-  constructor(
-    private readonly database: Database,
-    private readonly events: EventLog,
-    private readonly clock: Clock,
-    retentionDays: number,
-    private readonly limits: DocumentLimits,
-  ) {
-    this.retention = new Retention("lineage", clock, retentionDays, [
-      (cutoff, limit) => lineageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
-      (cutoff, limit) => lineageRepository.deleteViolationsBefore(database.db, cutoff, limit),
-    ]);
+/** Run events, and the reads without an agreement found in them, removed past the retention (the server starts its hourly sweep). */
+export class LineageService extends ReadRecordsService<"lineage_violations"> {
+  constructor(...args: ReadRecordsArgs) {
+    super({ name: "lineage", deleteStoredBefore: lineageRepository.deleteAnyStoredBefore, violations: "lineage_violations" }, ...args);
   }
 
   /**
@@ -199,13 +185,8 @@ export class LineageService {
     return this.events.transaction(p, async (trx) => lineageRepository.delete(trx, p.organizationId, { ...filter, teamIds }));
   }
 
-  /**
-   * The reads without an agreement recorded against a provider product's ports, newest first; a
-   * product not in the catalog is a 404, so a mistyped id does not read as a clean record.
-   */
+  /** The reads without an agreement recorded against a provider product's ports, newest first (404 for a product not in the catalog). */
   async violationsOf(p: Principal, dataProductId: string, limit: number) {
-    const rows = await lineageRepository.violationsOf(this.database.db, p.organizationId, dataProductId, limit);
-    if (rows.length === 0 && (await lineageRepository.product(this.database.db, p.organizationId, dataProductId)) === undefined) throw notFound("Data product", dataProductId);
-    return rows;
+    return this.recordedViolations(p, dataProductId, limit);
   }
 }

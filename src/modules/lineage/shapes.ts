@@ -128,11 +128,21 @@ export const LineageGraphSchema = Type.Object({
 export type LineageGraph = Static<typeof LineageGraphSchema>;
 export type LineageNode = Static<typeof LineageNodeSchema>;
 
+/**
+ * The members a read without an agreement starts with, lineage's and usage's alike: the providing
+ * data product, its port and the day the read was first seen, `port` and `day` saying how it was read.
+ */
+export function violationPortMembers(port: string, day: string) {
+  return {
+    dataProductId: Type.String({ description: "The providing data product." }),
+    outputPortId: Type.String({ description: port }),
+    day: Type.String({ description: day }),
+  };
+}
+
 export const LineageViolationsSchema = Type.Array(
   Type.Object({
-    dataProductId: Type.String({ description: "The providing data product." }),
-    outputPortId: Type.String({ description: "The port whose dataset was read." }),
-    day: Type.String({ description: "The UTC day (YYYY-MM-DD) the read was first seen." }),
+    ...violationPortMembers("The port whose dataset was read.", "The UTC day (YYYY-MM-DD) the read was first seen."),
     consumerDataProductId: Type.String(),
     consumerTeamId: Type.Union([Type.String(), Type.Null()]),
     job: Type.Object({ namespace: Type.String(), name: Type.String() }),

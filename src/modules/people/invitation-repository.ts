@@ -1,18 +1,13 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
+import { tokenRows } from "./token-rows.js";
 import type { InvitationsTable } from "../../platform/database/tables.js";
 
 export type InvitationRow = Selectable<InvitationsTable>;
 
 /** SQL about invitations and the first-start setup link. */
 export const invitationRepository = {
-  async insert(ex: Executor, row: InvitationRow): Promise<void> {
-    await ex.insertInto("invitations").values(row).execute();
-  },
-
-  async find(ex: Executor, tokenHash: string): Promise<InvitationRow | undefined> {
-    return ex.selectFrom("invitations").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
-  },
+  ...tokenRows("invitations"),
 
   /** Marks the invitation used unless it already was; answers whether this call used it. */
   async use(ex: Executor, tokenHash: string, at: string): Promise<boolean> {

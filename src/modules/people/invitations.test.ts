@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { request, startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { request } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** A client that keeps its session cookie and CSRF token, like the web app in a browser. */
 class Person {
@@ -24,20 +25,19 @@ class Person {
 const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
 
 describe.each(DATABASES)("invitations: an organization never sets a password (%s)", (kind) => {
-  let t: TestServer;
   let a: { organizationId: string; key: string };
   let b: { organizationId: string; key: string };
   const asA = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => request(t.url, method, path, body, { key: a.key, headers });
   const asB = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => request(t.url, method, path, body, { key: b.key, headers });
   const orgsOf = async (p: Person) => ((await p.call("GET", "/auth/session")).body.organizations as Array<{ id: string }>).map((o) => o.id);
 
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    a = await t.createOrganization(`attacker-${kind}`);
-    b = await t.createOrganization(`victim-${kind}`);
-    await asB("PUT", "/api/teams/b-private", { name: "Only in B" });
+  const t = suiteServer(kind, {
+    setup: async (t) => {
+      a = await t.createOrganization(`attacker-${kind}`);
+      b = await t.createOrganization(`victim-${kind}`);
+      await asB("PUT", "/api/teams/b-private", { name: "Only in B" });
+    },
   });
-  afterAll(() => t?.close());
 
   it("does not let another organization take an address that one has invited (B invites first)", async () => {
     const invitedByB = await asB("PUT", "/api/members/bob%40example.com", { role: "owner" });

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { badRequest, preconditionFailed } from "../../platform/errors.js";
-import { pageWindow, sendPage } from "../../platform/http/paging.js";
+import { answerPage } from "../../platform/http/paging.js";
 import { errors, NoContent, PageQuery } from "../../platform/http/shapes.js";
 import { principalOf, type App } from "../../platform/http/types.js";
 import type { Precondition } from "./member-rules.js";
@@ -35,11 +35,7 @@ export function memberRoutes(app: App, people: PeopleService): void {
         response: { 200: Type.Array(MemberSchema), ...errors(403) },
       },
     },
-    async (request, reply) => {
-      const { page, size, offset } = pageWindow(request.query);
-      const rows = await members.list(principalOf(request), { offset, limit: size + 1 });
-      return sendPage(request, reply, rows, size, page);
-    },
+    async (request, reply) => answerPage(request, reply, request.query, (offset, limit) => members.list(principalOf(request), { offset, limit })),
   );
 
   app.put(

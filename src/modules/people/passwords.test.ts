@@ -1,7 +1,8 @@
 import { randomBytes, scryptSync } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { request, startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { request } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { PasswordHasher } from "./passwords.js";
 
 /** A hash as older Steward versions stored it: scrypt with N=2^14. */
@@ -47,11 +48,7 @@ describe("password hashes", () => {
 });
 
 describe.each(DATABASES)("an old password hash (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind, { passwordLog2Cost: 15 });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { overrides: { passwordLog2Cost: 15 } });
 
   it("still signs in, and is stored again at today's cost", async () => {
     const db = t.server.services.database.db;

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { request, startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { request } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** A browser-like client: keeps the session cookie and sends the CSRF token when asked to. */
 class Browser {
@@ -30,19 +31,19 @@ class Browser {
 }
 
 describe.each(DATABASES)("people, sessions and CSRF (%s)", (kind) => {
-  let t: TestServer;
   const clock = new ManualClock("2026-06-01T12:00:00.000Z");
   const addMember = (organizationId: string, email: string, role: "owner" | "member", password?: string) =>
     t.server.services.database.db.transaction().execute((trx) => t.server.services.people.addMember(trx, organizationId, email, role, password));
 
-  beforeAll(async () => {
-    t = await startTestServer(kind, {}, clock);
-    await t.api("PUT", "/api/teams/payments", { name: "Payments", members: [{ emailAddress: "Mia@Example.com", role: "lead" }] });
-    await t.api("PUT", "/api/teams/search", { name: "Search" });
-    await addMember(t.organizationId, "owner@example.com", "owner", "correct horse");
-    await addMember(t.organizationId, "mia@example.com", "member", "battery staple");
+  const t = suiteServer(kind, {
+    clock,
+    setup: async (t) => {
+      await t.api("PUT", "/api/teams/payments", { name: "Payments", members: [{ emailAddress: "Mia@Example.com", role: "lead" }] });
+      await t.api("PUT", "/api/teams/search", { name: "Search" });
+      await addMember(t.organizationId, "owner@example.com", "owner", "correct horse");
+      await addMember(t.organizationId, "mia@example.com", "member", "battery staple");
+    },
   });
-  afterAll(() => t?.close());
 
   it("signs in with a session cookie that is HttpOnly and SameSite=Lax, and stores only a hash of it", async () => {
     const b = new Browser(t.url);

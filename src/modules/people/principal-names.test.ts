@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { peopleRepository } from "./repository.js";
 import { principalNames } from "./principal-names.js";
 
 describe.each(DATABASES)("principal names (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   it("names keys of the organization, people by address and the system; leaves the rest as they are", async () => {
     const db = t.server.services.database.db;

@@ -1,18 +1,13 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
+import { tokenRows } from "./token-rows.js";
 import type { SessionsTable } from "../../platform/database/tables.js";
 
 export type SessionRow = Selectable<SessionsTable>;
 
 /** SQL about sessions of the web app. */
 export const sessionRepository = {
-  async insert(ex: Executor, row: SessionRow): Promise<void> {
-    await ex.insertInto("sessions").values(row).execute();
-  },
-
-  async find(ex: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-    return ex.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
-  },
+  ...tokenRows("sessions"),
 
   async touch(ex: Executor, id: string, lastSeenAt: string, expiresAt: string): Promise<void> {
     await ex.updateTable("sessions").set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where("id", "=", id).execute();

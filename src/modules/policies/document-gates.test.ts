@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** The contract.publish and product.publish gates, and certifications on data products. */
 describe.each(DATABASES)("policies at document gates (%s)", (kind) => {
-  let t: TestServer;
   let teamKey = "";
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-    teamKey = (await t.api("POST", "/api/api-keys", { displayName: "sales", scope: "team", teamId: "sales" })).body.key;
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { sales: "Sales" }, setup: async (t) => { teamKey = await createTeamKey(t, "sales", "sales"); } });
 
   const contract = (status: string, extra: Record<string, unknown> = {}) => ({
     apiVersion: "v3.1.0",

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { referenceViolations } from "../../../test/helpers/reference.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 /** Policies, classification schemes and certifications answer in the reference product's shapes. */
 describe.each(DATABASES)("governance resources against the reference (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   it("answers each resource and list in the reference shape", async () => {
     const cases: Array<[string, string, Record<string, unknown>]> = [

@@ -1,26 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../platform/clock.js";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import { ACTIVATION_RETRY_MS } from "../access/decisions.js";
 
 /** The access.activate gate when the scheduler opens an access's window (docs/policies.md). */
 describe.each(DATABASES)("access.activate at the scheduler (%s)", (kind) => {
-  let t: TestServer;
   const clock = new ManualClock("2026-04-01T00:00:00.000Z");
   const contract = (status: string) => ({ apiVersion: "v3.1.0", kind: "DataContract", id: "orders-v1", version: "1.0.0", status, team: { name: "sales" } });
 
-  beforeAll(async () => {
+  const t = suiteServer(kind, {
     // The scheduler runs only when the test ticks it.
-    t = await startTestServer(kind, { schedulerIntervalMs: 3_600_000 }, clock);
-    for (const team of ["sales", "marketing"]) await t.api("PUT", `/api/teams/${team}`, { name: team });
-    expect((await t.api("PUT", "/api/datacontracts/orders-v1", contract("draft"))).status).toBe(200);
-    const product = { info: { title: "Orders", owner: "sales" }, outputPorts: [{ id: "pg", dataContractId: "orders-v1" }] };
-    expect((await t.api("PUT", "/api/dataproducts/orders", product)).status).toBe(200);
-    const rule = { condition: "has(contract.status) && contract.status != 'active'", effect: "deny", gates: ["access.activate"], message: "Activate only under an active contract." };
-    expect((await t.api("PUT", "/api/policies/active-contract", { name: "Active contract", status: "Accepted", rule })).status).toBe(200);
+    overrides: { schedulerIntervalMs: 3_600_000 },
+    clock,
+    teams: { sales: "sales", marketing: "marketing" },
+    setup: async (t) => {
+      expect((await t.api("PUT", "/api/datacontracts/orders-v1", contract("draft"))).status).toBe(200);
+      const product = { info: { title: "Orders", owner: "sales" }, outputPorts: [{ id: "pg", dataContractId: "orders-v1" }] };
+      expect((await t.api("PUT", "/api/dataproducts/orders", product)).status).toBe(200);
+      const rule = { condition: "has(contract.status) && contract.status != 'active'", effect: "deny", gates: ["access.activate"], message: "Activate only under an active contract." };
+      expect((await t.api("PUT", "/api/policies/active-contract", { name: "Active contract", status: "Accepted", rule })).status).toBe(200);
+    },
   });
-  afterAll(() => t?.close());
 
   const access = (id: string, info: Record<string, unknown>) =>
     t.api("PUT", `/api/access/${id}`, { info: { purpose: "Attribution", ...info }, provider: { dataProductId: "orders", outputPortId: "pg" }, consumer: { teamId: "marketing" } });

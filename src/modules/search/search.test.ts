@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { putOrFail, suiteServer } from "../../../test/helpers/suite-server.js";
 import { postgresQuery, searchTerms, sqliteMatch } from "./terms.js";
 
 describe("search terms", () => {
@@ -15,35 +15,30 @@ describe("search terms", () => {
 });
 
 describe.each(DATABASES)("search (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    const put = async (path: string, body: unknown) => {
-      const res = await t.api("PUT", path, body);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-    };
-    await put("/api/teams/logistics", { name: "Logistics", description: "Warehouses and carriers." });
-    await put("/api/teams/sales", { name: "Sales" });
-    await put("/api/datacontracts/shipments", {
-      apiVersion: "v3.1.0",
-      kind: "DataContract",
-      id: "shipments",
-      name: "Shipments",
-      version: "1.0.0",
-      status: "active",
-      team: { name: "logistics" },
-      description: { purpose: "Parcels handed to carriers." },
-      schema: [{ name: "parcels", properties: [{ name: "rcvr_id", businessName: "Receiver", logicalType: "string", description: "Who receives the parcel" }] }],
-    });
-    await put("/api/dataproducts/orders", {
-      dataProductSpecification: "0.0.1",
-      info: { title: "Orders", owner: "sales", description: "Orders placed in the web shop." },
-      outputPorts: [{ id: "orders-warehouse", name: "Orders in the warehouse", dataContractId: "shipments" }],
-      tags: ["core"],
-    });
-    await put("/api/assets/orders-table", { info: { name: "orders_table", source: "snowflake", type: "table", description: "Raw orders" } });
+  const t = suiteServer(kind, {
+    setup: async (t) => {
+      await putOrFail(t, "/api/teams/logistics", { name: "Logistics", description: "Warehouses and carriers." });
+      await putOrFail(t, "/api/teams/sales", { name: "Sales" });
+      await putOrFail(t, "/api/datacontracts/shipments", {
+        apiVersion: "v3.1.0",
+        kind: "DataContract",
+        id: "shipments",
+        name: "Shipments",
+        version: "1.0.0",
+        status: "active",
+        team: { name: "logistics" },
+        description: { purpose: "Parcels handed to carriers." },
+        schema: [{ name: "parcels", properties: [{ name: "rcvr_id", businessName: "Receiver", logicalType: "string", description: "Who receives the parcel" }] }],
+      });
+      await putOrFail(t, "/api/dataproducts/orders", {
+        dataProductSpecification: "0.0.1",
+        info: { title: "Orders", owner: "sales", description: "Orders placed in the web shop." },
+        outputPorts: [{ id: "orders-warehouse", name: "Orders in the warehouse", dataContractId: "shipments" }],
+        tags: ["core"],
+      });
+      await putOrFail(t, "/api/assets/orders-table", { info: { name: "orders_table", source: "snowflake", type: "table", description: "Raw orders" } });
+    },
   });
-  afterAll(() => t?.close());
 
   const search = async (query: string) => {
     const res = await t.api("GET", `/api/search?${new URLSearchParams({ query })}`);

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function sourceSystemTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`source systems and definitions (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     let teamKey: string;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/fulfillment", { name: "Fulfillment" });
-      await t.api("PUT", "/api/teams/checkout", { name: "Checkout" });
-      teamKey = (await t.api("POST", "/api/api-keys", { displayName: "f", scope: "team", teamId: "fulfillment" })).body.key;
-    });
-    afterAll(() => t?.close());
+    const t = suiteServer(kind, { teams: { fulfillment: "Fulfillment", checkout: "Checkout" }, setup: async (t) => { teamKey = await createTeamKey(t, "fulfillment", "f"); } });
     const kinds = async (prefix: string) =>
       ((await t.api("GET", "/api/events")).body as any[]).map((e) => e.type.split(".").pop() as string).filter((k) => k.startsWith(prefix));
 

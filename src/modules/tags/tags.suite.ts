@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import type { TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 /** A request whose path is sent exactly as given: fetch would resolve `..` segments before sending. */
@@ -21,12 +22,7 @@ function rawPut(t: TestServer, path: string, body: unknown): Promise<{ status: n
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function tagTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`tags (%s)${check.label}`, (kind) => {
-    let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/governance", { name: "Governance" });
-    });
-    afterAll(() => t?.close());
+    const t = suiteServer(kind, { teams: { governance: "Governance" } });
 
     it("takes hierarchical ids with a slash in the path, and the owner in either place", async () => {
       const put = await t.api("PUT", "/api/tags/Governance/PII", { info: { owner: "governance", description: "Personal data" }, properties: { level: "3" } });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { suiteServer } from "../../../test/helpers/suite-server.js";
 
 describe.each(DATABASES)("teams (%s)", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind);
 
   const kinds = async () => ((await t.api("GET", "/api/events")).body as any[]).map((e) => `${e.data.id}:${e.type.split(".").pop()}`);
 

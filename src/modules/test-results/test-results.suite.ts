@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringify as toYaml } from "yaml";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 
 /** A run as the data contract CLI serialises it: every field present, unset ones null. */
@@ -31,19 +31,17 @@ const withoutNulls = (o: object) => Object.fromEntries(Object.entries(o).filter(
 /** The tests, with `check` holding answers and documents against the official standards (test/helpers/checks.ts). */
 export function testResultTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`test results (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     let salesKey: string;
     let otherKey: string;
-    beforeAll(async () => {
-      t = await startTestServer(kind);
-      await t.api("PUT", "/api/teams/sales", { name: "Sales" });
-      await t.api("PUT", "/api/teams/search", { name: "Search" });
-      const contract = { dataContractSpecification: "0.9.3", id: "orders", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } };
-      expect((await t.api("PUT", "/api/datacontracts/orders", contract)).status).toBe(200);
-      salesKey = (await t.api("POST", "/api/api-keys", { displayName: "s", scope: "team", teamId: "sales" })).body.key;
-      otherKey = (await t.api("POST", "/api/api-keys", { displayName: "o", scope: "team", teamId: "search" })).body.key;
+    const t = suiteServer(kind, {
+      teams: { sales: "Sales", search: "Search" },
+      setup: async (t) => {
+        const contract = { dataContractSpecification: "0.9.3", id: "orders", info: { title: "Orders", version: "1.0.0", owner: "sales" }, schema: { type: "custom", specification: "x" } };
+        expect((await t.api("PUT", "/api/datacontracts/orders", contract)).status).toBe(200);
+        salesKey = await createTeamKey(t, "sales", "s");
+        otherKey = await createTeamKey(t, "search", "o");
+      },
     });
-    afterAll(() => t?.close());
 
     const runId = (n: number) => `7f0c1a5e-0000-4000-8000-00000000000${n}`;
 

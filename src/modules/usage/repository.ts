@@ -2,7 +2,8 @@ import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
 import { chunked } from "../../platform/database/chunks.js";
-import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
+import { deleteMadeBefore } from "../../platform/database/bulk.js";
+import { postedByTeams, violationRepository } from "../lineage/read-records-repository.js";
 import type { UsageSpansTable, UsageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewUsageSpan = Omit<Insertable<UsageSpansTable>, "row_id">;
@@ -73,23 +74,9 @@ export const usageRepository = {
     }
   },
 
-  /** Records uses without an agreement in few statements; answers, row by row, whether it is new (none yet for its consumer, service, port and day). */
-  async recordViolations(ex: Executor, rows: readonly UsageViolationRow[]): Promise<boolean[]> {
-    const stored = await insertNew(ex, "usage_violations", ["organization_id", "consumer_type", "consumer_id", "service_name", "data_product_id", "output_port_id", "day"], rows, 1000);
-    return stored.map((row) => row !== undefined);
-  },
-
-  /** A provider product's recorded uses without an agreement, newest first, at most `limit`. */
-  async violationsOf(ex: Executor, organizationId: string, dataProductId: string, limit: number) {
-    return ex
-      .selectFrom("usage_violations")
-      .selectAll()
-      .where("organization_id", "=", organizationId)
-      .where("data_product_id", "=", dataProductId)
-      .orderBy("day", "desc")
-      .orderBy("created_at", "desc")
-      .limit(limit)
-      .execute();
+  /** Records uses without an agreement; answers, row by row, whether it is new (none yet for its consumer, service, port and day). */
+  recordViolations(ex: Executor, rows: readonly UsageViolationRow[]): Promise<boolean[]> {
+    return violationRepository.record(ex, "usage_violations", ["organization_id", "consumer_type", "consumer_id", "service_name", "data_product_id", "output_port_id", "day"], rows);
   },
 
   /** The accesses of these ids, 500 ids a statement. */
@@ -146,7 +133,7 @@ export const usageRepository = {
       .$if(f.dataProductId !== undefined, (qb) => qb.where("data_product_id", "=", f.dataProductId!))
       .$if(f.dataContractId !== undefined, (qb) => qb.where("data_contract_id", "=", f.dataContractId!))
       .$if(f.spanId !== undefined, (qb) => qb.where("span_id", "=", f.spanId!))
-      .$if(f.teamIds !== undefined, (qb) => (f.teamIds!.length === 0 ? qb.where(sql<boolean>`1 = 0`) : qb.where("team_id", "in", f.teamIds!)))
+      .$call((qb) => postedByTeams(qb, f.teamIds))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
@@ -173,14 +160,6 @@ export const usageRepository = {
   /** Removes up to `limit` spans of any organization stored before `before` (the periodic sweep). */
   deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
     return deleteMadeBefore(ex, "usage_spans", before, limit, "row_id");
-  },
-
-  /**
-   * Removes the recorded uses without an agreement of any organization made before `before`, of
-   * at most `limit` instants (the records of one request share theirs), the oldest first.
-   */
-  deleteViolationsBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    return deleteMadeBefore(ex, "usage_violations", before, limit, "created_at");
   },
 };
 

@@ -1,14 +1,10 @@
 import type { ValidateFunction } from "ajv";
-import { Retention } from "../../platform/retention.js";
 import type { Principal } from "../../platform/auth.js";
-import type { Clock } from "../../platform/clock.js";
-import type { Database } from "../../platform/database/index.js";
 import { badRequest, invalid, notFound, type FieldViolation } from "../../platform/errors.js";
 import { createAjv, standardViolations } from "../../platform/validation.js";
-import type { EventLog } from "../../events/log.js";
 import { policy } from "../../policies/index.js";
-import type { DocumentLimits } from "../catalog/document-limits.js";
 import { lineageRepository } from "../lineage/repository.js";
+import { ReadRecordsService, type ReadRecordsArgs } from "../lineage/read-records.js";
 import { raiseWithoutAgreement, type SeenRead } from "../lineage/violations.js";
 import { spanCount, spanUses, type SpanUse } from "./otlp.js";
 import { usageRepository, type NewUsageSpan, type UsageDeleteFilter, type UsageSpanFilter, type UsageViolationRow } from "./repository.js";
@@ -112,21 +108,10 @@ function readOf(organizationId: string, use: SpanUse, resolved: ResolvedUse, now
   ];
 }
 
-export class UsageService {
-  /** Removes spans, and the uses without an agreement found in them, past the retention (the server starts its hourly sweep). */
-  readonly retention: Retention;
-
-  constructor(
-    private readonly database: Database,
-    private readonly events: EventLog,
-    private readonly clock: Clock,
-    retentionDays: number,
-    private readonly limits: DocumentLimits,
-  ) {
-    this.retention = new Retention("usage", clock, retentionDays, [
-      (cutoff, limit) => usageRepository.deleteAnyStoredBefore(database.db, cutoff, limit),
-      (cutoff, limit) => usageRepository.deleteViolationsBefore(database.db, cutoff, limit),
-    ]);
+/** Spans, and the uses without an agreement found in them, removed past the retention (the server starts its hourly sweep). */
+export class UsageService extends ReadRecordsService<"usage_violations"> {
+  constructor(...args: ReadRecordsArgs) {
+    super({ name: "usage", deleteStoredBefore: usageRepository.deleteAnyStoredBefore, violations: "usage_violations" }, ...args);
   }
 
   /**
@@ -170,14 +155,9 @@ export class UsageService {
     return this.events.transaction(p, async (trx) => usageRepository.delete(trx, p.organizationId, { ...filter, teamIds }));
   }
 
-  /**
-   * The uses without an agreement recorded against a provider product's ports, newest first; a
-   * product not in the catalog is a 404, so a mistyped id does not read as a clean record.
-   */
+  /** The uses without an agreement recorded against a provider product's ports, newest first (404 for a product not in the catalog), in their answer's shape. */
   async violationsOf(p: Principal, dataProductId: string, limit: number): Promise<UsageViolation[]> {
-    const db = this.database.db;
-    const rows = await usageRepository.violationsOf(db, p.organizationId, dataProductId, limit);
-    if (rows.length === 0 && (await lineageRepository.product(db, p.organizationId, dataProductId)) === undefined) throw notFound("Data product", dataProductId);
+    const rows = await this.recordedViolations(p, dataProductId, limit);
     return rows.map((r) => ({
       dataProductId: r.data_product_id,
       outputPortId: r.output_port_id,

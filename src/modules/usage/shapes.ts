@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { violationPortMembers } from "../lineage/shapes.js";
 
 /**
  * OTLP/JSON trace export requests as Steward takes them (docs/lineage.md, "Usage"), written from
@@ -149,9 +150,7 @@ export type UsageSummary = Static<typeof UsageSummarySchema>;
 /** A provider product's uses without an agreement (docs/lineage.md, "Uses without an agreement"), in the shape of lineage's reads without one. */
 export const UsageViolationsSchema = Type.Array(
   Type.Object({
-    dataProductId: Type.String({ description: "The providing data product." }),
-    outputPortId: Type.String({ description: "The port that was used." }),
-    day: Type.String({ description: "The UTC day (YYYY-MM-DD) the use was first seen." }),
+    ...violationPortMembers("The port that was used.", "The UTC day (YYYY-MM-DD) the use was first seen."),
     consumerType: Type.Union([Type.Literal("dataProduct"), Type.Literal("team")], { description: "Who used it: a data product (with its owner team) or a team." }),
     consumerDataProductId: Type.Union([Type.String(), Type.Null()], { description: "The consuming data product; null for a team consumer." }),
     consumerTeamId: Type.Union([Type.String(), Type.Null()]),

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../test/helpers/server.js";
+import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 import { referenceExport, sdkExport, sdkSpan } from "./usage.fixtures.js";
@@ -10,32 +10,32 @@ const DAY = 24 * 3600 * 1000;
 /** The usage tests, with `check` holding answers against the reference description (test/helpers/checks.ts). */
 export function usageTests(check: StandardsCheck): void {
   describe.each(DATABASES)(`usage traces (%s)${check.label}`, (kind) => {
-    let t: TestServer;
     let analyticsKey: string;
     let readKey: string;
     const clock = new ManualClock("2026-06-01T09:00:00.000Z");
 
-    beforeAll(async () => {
-      t = await startTestServer(kind, {}, clock);
-      for (const team of ["sales", "analytics", "crm"]) expect((await t.api("PUT", `/api/teams/${team}`, { name: team })).status).toBe(200);
-      const contract = await t.api("PUT", "/api/datacontracts/orders-v1", { apiVersion: "v3.1.0", kind: "DataContract", id: "orders-v1", name: "Orders", version: "1.0.0", status: "active", team: { name: "sales" } });
-      expect(contract.status, contract.text).toBe(200);
-      const product = (title: string, owner: string, outputPorts: object[]) => ({ dataProductSpecification: "0.0.1", info: { title, owner, status: "active" }, outputPorts });
-      for (const [id, doc] of [
-        ["orders", product("Orders", "sales", [{ id: "pg", type: "postgres", dataContractId: "orders-v1" }, { id: "open", type: "postgres", autoApprove: true }])],
-        ["reporting", product("Reporting", "analytics", [])],
-        ["customers", product("Customers", "crm", [])],
-      ] as const) {
-        const res = await t.api("PUT", `/api/dataproducts/${id}`, doc);
-        expect(res.status, res.text).toBe(200);
-      }
-      const access = await t.api("PUT", "/api/access/reporting-open", { info: { purpose: "Revenue" }, provider: { dataProductId: "orders", outputPortId: "open" }, consumer: { dataProductId: "reporting" } });
-      expect(access.status, access.text).toBeLessThan(300);
-      expect(access.body.info.active).toBe(true);
-      analyticsKey = (await t.api("POST", "/api/api-keys", { displayName: "a", scope: "team", teamId: "analytics" })).body.key;
-      readKey = (await t.api("POST", "/api/api-keys", { displayName: "r", scope: "organization_read" })).body.key;
+    const t = suiteServer(kind, {
+      clock,
+      teams: { sales: "sales", analytics: "analytics", crm: "crm" },
+      setup: async (t) => {
+        const contract = await t.api("PUT", "/api/datacontracts/orders-v1", { apiVersion: "v3.1.0", kind: "DataContract", id: "orders-v1", name: "Orders", version: "1.0.0", status: "active", team: { name: "sales" } });
+        expect(contract.status, contract.text).toBe(200);
+        const product = (title: string, owner: string, outputPorts: object[]) => ({ dataProductSpecification: "0.0.1", info: { title, owner, status: "active" }, outputPorts });
+        for (const [id, doc] of [
+          ["orders", product("Orders", "sales", [{ id: "pg", type: "postgres", dataContractId: "orders-v1" }, { id: "open", type: "postgres", autoApprove: true }])],
+          ["reporting", product("Reporting", "analytics", [])],
+          ["customers", product("Customers", "crm", [])],
+        ] as const) {
+          const res = await t.api("PUT", `/api/dataproducts/${id}`, doc);
+          expect(res.status, res.text).toBe(200);
+        }
+        const access = await t.api("PUT", "/api/access/reporting-open", { info: { purpose: "Revenue" }, provider: { dataProductId: "orders", outputPortId: "open" }, consumer: { dataProductId: "reporting" } });
+        expect(access.status, access.text).toBeLessThan(300);
+        expect(access.body.info.active).toBe(true);
+        analyticsKey = await createTeamKey(t, "analytics", "a");
+        readKey = (await t.api("POST", "/api/api-keys", { displayName: "r", scope: "organization_read" })).body.key;
+      },
     });
-    afterAll(() => t?.close());
 
     const violationEvents = async () => ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.type.endsWith(".AccessViolationDetectedEvent"));
     const spansOf = (body: any) => body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans));

@@ -1,12 +1,12 @@
 import type { CompiledQuery } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, DATABASES, type TestDatabase } from "../../../test/helpers/databases.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DATABASES } from "../../../test/helpers/databases.js";
+import { suiteDatabase } from "../../../test/helpers/suite-database.js";
 import { planOf, sentQueries } from "../../../test/helpers/query-plans.js";
 import { accessRepository } from "../../modules/access/repository.js";
 import { testResultRepository } from "../../modules/test-results/repository.js";
 import { chunked } from "./chunks.js";
-import { openDatabase, type Database } from "./index.js";
-import { migrateToLatest } from "./migrations/index.js";
+import type { Database } from "./index.js";
 
 /** The organization's rows; other organizations have nine times as many, interleaved with them. */
 const ROWS = 1000;
@@ -18,14 +18,10 @@ const ROWS = 1000;
  * `resource-lookup-plans.test.ts`.)
  */
 describe.each(DATABASES)("lists read in order from their own index (%s)", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
+  const database = suiteDatabase(kind);
   const at = "2026-01-01T00:00:00.000Z";
 
   beforeAll(async () => {
-    test = await createTestDatabase(kind);
-    database = openDatabase(test.url);
-    await migrateToLatest(database);
     const db = database.db;
     await db.insertInto("organizations").values([{ id: "org", name: "Org", created_at: at }, { id: "other", name: "Other", created_at: at }]).execute();
     const access = (organization_id: string, i: number) => ({
@@ -43,10 +39,6 @@ describe.each(DATABASES)("lists read in order from their own index (%s)", (kind)
     const rows = Array.from({ length: ROWS }, (_, i) => [["org", i] as const, ...Array.from({ length: 9 }, (_, k) => ["other", i * 9 + k] as const)]).flat();
     for (const slice of chunked(rows.map(([org, i]) => access(org, i)))) await db.insertInto("accesses").values(slice).execute();
     for (const slice of chunked(rows.map(([org, i]) => run(org, i)))) await db.insertInto("test_results").values(slice).execute();
-  });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
   });
 
   const sent = (run: (ex: Database["db"]) => Promise<unknown>) => sentQueries(database, run);

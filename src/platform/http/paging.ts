@@ -42,6 +42,15 @@ export function sendLimitedPage<T>(request: FastifyRequest, reply: FastifyReply,
 }
 
 /**
+ * The answer of a paged list: the rows `fetch` gives for the query's page, asked for one more than
+ * the page holds, sent as `sendPage` sends them.
+ */
+export async function answerPage<T>(request: FastifyRequest, reply: FastifyReply, query: PageParams, fetch: (offset: number, limit: number) => Promise<T[]>): Promise<T[]> {
+  const { page, size, offset } = pageWindow(query);
+  return sendPage(request, reply, await fetch(offset, size + 1), size, page);
+}
+
+/**
  * Lists fetch one row more than the page holds to learn whether a next page exists; this trims
  * that row and announces the next page in a `Link` header.
  */

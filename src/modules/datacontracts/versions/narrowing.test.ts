@@ -3,9 +3,9 @@
  * fixed's size, a JSON Schema string's maxLength — is breaking like a dbt varchar(10) → varchar(5):
  * through GET /changes on stored versions, POST /changes, and the 409 of the gate.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../../test/helpers/server.js";
+import { suiteServer } from "../../../../test/helpers/suite-server.js";
 
 const dcs09 = (version: string, type: string, specification: unknown) => ({
   dataContractSpecification: "0.9.3",
@@ -28,13 +28,8 @@ const jsonSchema = (version: string, maxLength: number) =>
   dcs09(version, "jsonschema", { title: "T", type: "object", properties: { n: { type: "string", maxLength } } });
 
 describe.each(DATABASES)("narrowing in Avro and JSON Schema contracts (%s)", (kind) => {
-  let t: TestServer;
 
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    for (const team of ["sales", "marketing"]) await t.api("PUT", `/api/teams/${team}`, { name: team });
-  });
-  afterAll(() => t?.close());
+  const t = suiteServer(kind, { teams: { sales: "sales", marketing: "marketing" } });
 
   /** Stores the contract under an output port with an approved access, so a breaking change is refused. */
   async function guarded(id: string, doc: object): Promise<void> {

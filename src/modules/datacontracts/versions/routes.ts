@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { ContractDocument } from "../../../contract-formats/index.js";
-import { pageWindow, sendPage } from "../../../platform/http/paging.js";
+import { answerPage } from "../../../platform/http/paging.js";
 import { errors, IdParams, PageQuery } from "../../../platform/http/shapes.js";
 import { principalOf, type App } from "../../../platform/http/types.js";
 import type { ContractVersionService } from "./service.js";
@@ -23,11 +23,8 @@ export function contractVersionRoutes(app: App, versions: ContractVersionService
         response: { 200: Type.Array(ContractVersionSummarySchema), ...errors(404) },
       },
     },
-    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { p?: string; pageSize?: string } }>, reply) => {
-      const { page, size, offset } = pageWindow(request.query);
-      const rows = await versions.list(principalOf(request), request.params.id, offset, size + 1);
-      return sendPage(request, reply, rows, size, page);
-    },
+    async (request: FastifyRequest<{ Params: { id: string }; Querystring: { p?: string; pageSize?: string } }>, reply) =>
+      answerPage(request, reply, request.query, (offset, limit) => versions.list(principalOf(request), request.params.id, offset, limit)),
   );
 
   app.get(

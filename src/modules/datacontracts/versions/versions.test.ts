@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { stringify as toYaml } from "yaml";
 import { DATABASES } from "../../../../test/helpers/databases.js";
-import { startTestServer, type TestServer } from "../../../../test/helpers/server.js";
+import { suiteServer } from "../../../../test/helpers/suite-server.js";
 
 /** A DCS 0.9 contract of team sales whose dbt model has the given columns. */
 const contract = (version: string, columns: string) => ({
@@ -14,17 +14,16 @@ const AMOUNT = "      - name: amount\n        data_type: numeric(12,2)\n";
 const NOTE = "      - name: note\n        data_type: text\n";
 
 describe.each(DATABASES)("contract versions and the breaking-change gate (%s)", (kind) => {
-  let t: TestServer;
   const keys: Record<string, string> = {};
 
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-    for (const team of ["sales", "marketing"]) {
-      await t.api("PUT", `/api/teams/${team}`, { name: team });
-      keys[team] = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body.key;
-    }
+  const t = suiteServer(kind, {
+    setup: async (t) => {
+      for (const team of ["sales", "marketing"]) {
+        await t.api("PUT", `/api/teams/${team}`, { name: team });
+        keys[team] = (await t.api("POST", "/api/api-keys", { displayName: `${team} key`, scope: "team", teamId: team })).body.key;
+      }
+    },
   });
-  afterAll(() => t?.close());
 
   const updates = async (id: string) =>
     ((await t.api("GET", "/api/events")).body as any[]).filter((e) => e.subject === id && e.type.endsWith("DataContractUpdatedEvent")).map((e) => e.data.breaking);

@@ -1,17 +1,14 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../../../test/consumer/helpers.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/helpers/databases.js";
+import { createTestDatabase } from "../../../../test/helpers/databases.js";
+import { perSuite } from "../../../../test/helpers/per-suite.js";
 import { PostgresListener } from "./pg-listener.js";
 
 const quiet = { warn() {} } as never;
 
 describe("the process's notification listener (postgres)", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase("postgres");
-  });
-  afterAll(() => database?.drop());
+  const database = perSuite(() => createTestDatabase("postgres"), (created) => created.drop());
 
   it("hands each subscriber its channels, tells them when the connection is lost, and listens again after it", async () => {
     const channel = `steward_test_${Date.now()}`;

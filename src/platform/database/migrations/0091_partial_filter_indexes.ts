@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
-import type { DialectName } from "../index.js";
+import { sql } from "kysely";
+import { upOnly } from "./up-only.js";
 
 /** The list filters' indexes: each on the organization, the kind, and the column a filter compares. */
 const FILTER_INDEXES = [
@@ -20,18 +20,14 @@ const FILTER_INDEXES = [
  * `domain in (…)`) implies `is not null`: a lookup by id is left with the identity index. Rows
  * without the value (most assets) are no longer indexed at all.
  */
-export default function migration(_dialect: DialectName): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      for (const [name, column] of FILTER_INDEXES) {
-        await db.schema.dropIndex(name).execute();
-        await db.schema
-          .createIndex(name)
-          .on("resources")
-          .columns(["organization_id", "kind", column])
-          .where(sql.ref(column), "is not", null)
-          .execute();
-      }
-    },
-  };
-}
+export default upOnly(async (db) => {
+  for (const [name, column] of FILTER_INDEXES) {
+    await db.schema.dropIndex(name).execute();
+    await db.schema
+      .createIndex(name)
+      .on("resources")
+      .columns(["organization_id", "kind", column])
+      .where(sql.ref(column), "is not", null)
+      .execute();
+  }
+});

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
-import type { DialectName } from "../index.js";
+import { sql } from "kysely";
+import { upOnly } from "./up-only.js";
 
 /**
  * SQLite: a counter of changes to what a key may do, kept by triggers on `api_keys` — the same
@@ -12,18 +12,14 @@ import type { DialectName } from "../index.js";
  * it must create them again, or revocations stop reaching remembered keys. The revocation tests in
  * key-cache.test.ts fail when they are missing.
  */
-export default function migration(dialect: DialectName): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      if (dialect !== "sqlite") return;
-      await db.schema.createTable("api_key_changes").addColumn("generation", "integer", (c) => c.notNull()).execute();
-      await db.insertInto("api_key_changes").values({ generation: 0 }).execute();
-      await sql`
+export default upOnly(async (db, dialect) => {
+  if (dialect !== "sqlite") return;
+  await db.schema.createTable("api_key_changes").addColumn("generation", "integer", (c) => c.notNull()).execute();
+  await db.insertInto("api_key_changes").values({ generation: 0 }).execute();
+  await sql`
         create trigger api_keys_changed after update of revoked_at, expires_at, scope, team_id, organization_id, secret_hash on api_keys
         begin update api_key_changes set generation = generation + 1; end`.execute(db);
-      await sql`
+  await sql`
         create trigger api_keys_deleted after delete on api_keys
         begin update api_key_changes set generation = generation + 1; end`.execute(db);
-    },
-  };
-}
+});

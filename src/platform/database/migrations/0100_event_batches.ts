@@ -1,6 +1,5 @@
-import type { Kysely, Migration } from "kysely";
-import type { DialectName } from "../index.js";
 import { required } from "./columns.js";
+import { upOnly } from "./up-only.js";
 
 /**
  * The feed's full batches, stored once rendered (src/events/engine/batch-sealer.ts): a consumer catching
@@ -13,21 +12,17 @@ import { required } from "./columns.js";
  * PostgreSQL, compressed as PostgreSQL compresses any long value. Envelopes repeat themselves, so
  * a batch takes a tenth of its length there, and reading it was no slower than uncompressed.
  */
-export default function migration(dialect: DialectName): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      await db.schema
-        .createTable("event_batches")
-        .addColumn("organization_id", "text", (c) => c.notNull())
-        .$call(required("bigint", "after_seq", "last_seq"))
-        .addColumn("last_id", "text", (c) => c.notNull())
-        .addColumn("count", "integer", (c) => c.notNull())
-        .addColumn("parts", "text", (c) => c.notNull())
-        .addColumn("body", dialect === "postgres" ? "text" : "blob", (c) => c.notNull())
-        .addPrimaryKeyConstraint("event_batches_key", ["organization_id", "after_seq"])
-        .execute();
-      // Every lookup is "this organization, this rendering, the first batch ending after a position".
-      await db.schema.createIndex("event_batches_by_end").on("event_batches").columns(["organization_id", "parts", "last_seq"]).execute();
-    },
-  };
-}
+export default upOnly(async (db, dialect) => {
+  await db.schema
+    .createTable("event_batches")
+    .addColumn("organization_id", "text", (c) => c.notNull())
+    .$call(required("bigint", "after_seq", "last_seq"))
+    .addColumn("last_id", "text", (c) => c.notNull())
+    .addColumn("count", "integer", (c) => c.notNull())
+    .addColumn("parts", "text", (c) => c.notNull())
+    .addColumn("body", dialect === "postgres" ? "text" : "blob", (c) => c.notNull())
+    .addPrimaryKeyConstraint("event_batches_key", ["organization_id", "after_seq"])
+    .execute();
+  // Every lookup is "this organization, this rendering, the first batch ending after a position".
+  await db.schema.createIndex("event_batches_by_end").on("event_batches").columns(["organization_id", "parts", "last_seq"]).execute();
+});

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
-import type { DialectName } from "../index.js";
+import { sql } from "kysely";
+import { upOnly } from "./up-only.js";
 
 /** Each list's index: the organization (and the document's kind), then the order the list pages in. */
 const IN_ORDER = [
@@ -24,12 +24,8 @@ const IN_ORDER = [
  * the organization. A partial index serves only a query that states its condition; the lists
  * state it (`inOrderIndex`), lookups by id do not.
  */
-export default function migration(_dialect: DialectName): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      for (const [name, table, columns] of IN_ORDER) {
-        await db.schema.createIndex(name).on(table).columns([...columns]).where(sql.ref("row_id"), ">", 0).execute();
-      }
-    },
-  };
-}
+export default upOnly(async (db) => {
+  for (const [name, table, columns] of IN_ORDER) {
+    await db.schema.createIndex(name).on(table).columns([...columns]).where(sql.ref("row_id"), ">", 0).execute();
+  }
+});

@@ -1,14 +1,9 @@
-import type { Kysely, Migration } from "kysely";
-import type { DialectName } from "../index.js";
+import { upOnly } from "./up-only.js";
 
 /**
  * API keys no longer keep the first characters of their secret: nothing ever showed them, and a
  * part of a secret kept in the clear is one more thing a database dump gives away.
  */
-export default function migration(_dialect: DialectName): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      await db.schema.alterTable("api_keys").dropColumn("secret_hint").execute();
-    },
-  };
-}
+export default upOnly(async (db) => {
+  await db.schema.alterTable("api_keys").dropColumn("secret_hint").execute();
+});

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import { upOnly } from "./up-only.js";
 
 /**
  * What the access gates keep (docs/policies.md): when the scheduler next tries an activation that
@@ -6,12 +6,8 @@ import type { Kysely, Migration } from "kysely";
  * (`eligible.teamRoles`) and its place in the order approvals were given (second-level approvers
  * of a contract's role count only after the first level is complete).
  */
-export default function migration(): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      await db.schema.alterTable("accesses").addColumn("activation_retry_at", "text").execute();
-      await db.schema.alterTable("access_approvals").addColumn("team_roles", "text").execute();
-      await db.schema.alterTable("access_approvals").addColumn("position", "integer").execute();
-    },
-  };
-}
+export default upOnly(async (db) => {
+  await db.schema.alterTable("accesses").addColumn("activation_retry_at", "text").execute();
+  await db.schema.alterTable("access_approvals").addColumn("team_roles", "text").execute();
+  await db.schema.alterTable("access_approvals").addColumn("position", "integer").execute();
+});

@@ -4,6 +4,8 @@
  */
 
 import type { CreateTableBuilder } from "kysely";
+import type { DialectName } from "../index.js";
+import { serial } from "./serial.js";
 
 /** A step of a `createTable` chain, applied with `.$call(step)`. */
 type TableStep = <T extends string>(table: CreateTableBuilder<T, any>) => CreateTableBuilder<T, any>;
@@ -22,4 +24,9 @@ export function required(type: ColumnType, ...names: string[]): TableStep {
 /** Columns of one type a row may leave empty (null), in this order. */
 export function optional(type: ColumnType, ...names: string[]): TableStep {
   return (table) => names.reduce((t, name) => t.addColumn(name, type), table);
+}
+
+/** Rows of an organization numbered in the order they are written: `row_id` first, then the organization. */
+export function organizationRows(dialect: DialectName): TableStep {
+  return (table) => belongsToOrganization(table.addColumn("row_id", serial(dialect)));
 }
