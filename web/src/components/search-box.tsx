@@ -31,6 +31,9 @@ export function SearchBox() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [failed, setFailed] = useState(false);
+  // Closing the list waits a moment after the box loses focus (a click on a result lands first);
+  // focus coming back within that moment keeps it open.
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -113,8 +116,13 @@ export function SearchBox() {
           setQuery((e.target as HTMLInputElement).value);
           setOpen(true);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onFocus={() => {
+          clearTimeout(closing.current);
+          setOpen(true);
+        }}
+        onBlur={() => {
+          closing.current = setTimeout(() => setOpen(false), 150);
+        }}
         onKeyDown={onKeyDown}
       />
       {showing && (
