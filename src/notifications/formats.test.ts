@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { nextAttemptAt } from "./backoff.js";
-import { googleChatMessage, mailMessage, signedWebhook, slackMessage, teamsMessage } from "./formats.js";
+import { googleChatMessage, mailMessage, slackMessage, teamsMessage, webhookSigner } from "./formats.js";
 import { peopleFor, rulesFor, teamsFor, writerSide } from "./rules.js";
 import { composeMessage, detailOf } from "./messages.js";
 
@@ -69,7 +69,7 @@ describe("formats", () => {
   it("webhook: the CloudEvent signed per Standard Webhooks, checked by hand with HMAC-SHA256", () => {
     const secret = "whsec_" + Buffer.from("a secret of thirty-two bytes....").toString("base64");
     const at = new Date("2026-01-01T00:00:05.000Z");
-    const { headers, body } = signedWebhook(message, secret, "d-1", at);
+    const { headers, body } = webhookSigner(secret)(message, "d-1", at);
     expect(JSON.parse(body)).toEqual(message.event);
     expect(headers["webhook-id"]).toBe("d-1");
     expect(headers["webhook-timestamp"]).toBe("1767225605");

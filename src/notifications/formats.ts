@@ -75,13 +75,9 @@ export function googleChatMessage(m: Message): HttpDelivery {
  * A `webhook` channel's delivery: the CloudEvent as JSON, signed per Standard Webhooks. The id is
  * the delivery's, the same on every attempt, so a receiver can drop what it has already seen.
  */
-export function signedWebhook(m: Message, secret: string, webhookId: string, at: Date): HttpDelivery {
-  return webhookSigner(secret)(m, webhookId, at);
-}
-
 export type WebhookSigner = (m: Message, webhookId: string, at: Date) => HttpDelivery;
 
-/** `signedWebhook` for one channel's secret, which is decoded once for all its deliveries. */
+/** The signer of one channel's deliveries: its secret is decoded once, for a whole run. */
 export function webhookSigner(secret: string): WebhookSigner {
   const webhook = new Webhook(secret);
   return (m, webhookId, at) => {

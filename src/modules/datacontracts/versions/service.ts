@@ -49,11 +49,11 @@ export interface ChangeReport {
 }
 
 /**
- * The models of a contract document in any format, flattened across its schemas (422 when they are
- * over the field limit). Named types that fields refer to by `ref` (described once) are compared
- * as one more model, `definitions`, so a change inside a shared type is seen once, where it is defined.
+ * A contract's model groups flattened across its schemas. Named types that fields refer to by
+ * `ref` (described once) are compared as one more model, `definitions`, so a change inside a
+ * shared type is seen once, where it is defined.
  */
-export function modelsOf(doc: ContractDocument, groups: ModelGroup[]): NormalizedModel[] {
+function flattened(groups: ModelGroup[]): NormalizedModel[] {
   const definitions = groups.flatMap((group) => group.definitions ?? []);
   const models = groups.flatMap((group) => group.models);
   return definitions.length > 0 ? [...models, { name: "definitions", kind: "record", fields: definitions }] : models;
@@ -81,9 +81,9 @@ export class ContractVersionService {
     private readonly parsing: Parsing,
   ) {}
 
-  /** The normalized models of a contract, within the application's limits. */
+  /** The normalized models of a contract, flattened; 422 when they are over the application's field limit. */
   private models(doc: ContractDocument): NormalizedModel[] {
-    return modelsOf(doc, contractModels(doc, this.parsing.limits));
+    return flattened(contractModels(doc, this.parsing.limits));
   }
 
   /** The proposal being told per organization and contract, so that the next one waits for it. */
@@ -199,7 +199,7 @@ export class ContractVersionService {
     // A document stored over the field limit (before the limit was lowered) has no models to compare:
     // the update that brings it within the limit starts its comparisons afresh.
     const previous = boundedModels(before, this.parsing.limits);
-    const changes = [...diffModels(previous.ok ? modelsOf(before, previous.groups) : [], this.models(after)), ...diffDocument(before, after)];
+    const changes = [...diffModels(previous.ok ? flattened(previous.groups) : [], this.models(after)), ...diffDocument(before, after)];
     const breakingChanges = changes.filter((c) => c.breaking);
     if (breakingChanges.length === 0) return { breaking: false };
     if (allowBreaking) return { breaking: true };
