@@ -17,6 +17,27 @@ describe("the search box in a browser", () => {
     await t?.close();
   });
 
+  it("answers / the moment the box is on the page, before the browser has painted", async () => {
+    const page = await openPage(browser, contexts, t.url, PEOPLE.consumer);
+    // As soon as the box enters the page (once the render that made it is done, before any
+    // paint), press / and note where focus went. A listener added only after the next frame
+    // misses this press, as it missed a quick person's on a busy machine.
+    await page.addInitScript(() => {
+      const seen = window as unknown as { slash?: string };
+      seen.slash = "box never appeared";
+      new MutationObserver((_changes, observer) => {
+        const box = document.querySelector('input[aria-label="Search the catalog"]');
+        if (box === null) return;
+        observer.disconnect();
+        document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "/", bubbles: true, cancelable: true }));
+        seen.slash = document.activeElement === box ? "focused" : "missed";
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${t.url}/teams`);
+    await page.getByRole("heading", { level: 1, name: "Teams" }).waitFor();
+    expect(await page.evaluate("window.slash")).toBe("focused");
+  });
+
   it("is focused by /, groups results by kind, and opens one with the keyboard", async () => {
     const page = await openPage(browser, contexts, t.url, PEOPLE.consumer);
     await page.goto(`${t.url}/teams`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { get, withQuery } from "../api.js";
 import { navigate } from "../router.js";
 import type { SearchAnswer, SearchResult } from "../../../src/modules/search/shapes.js";
@@ -35,7 +35,9 @@ export function SearchBox() {
   // focus coming back within that moment keeps it open.
   const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => {
+  // The / key listens from the render that shows the box, not from the frame after it: a key
+  // pressed the moment the page appears would otherwise go nowhere.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       const typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable);
