@@ -22,16 +22,16 @@ describe("the search box in a browser", () => {
     // As soon as the box enters the page (once the render that made it is done, before any
     // paint), press / and note where focus went. A listener added only after the next frame
     // misses this press, as it missed a quick person's on a busy machine.
-    await page.addInitScript(() => {
-      const seen = window as unknown as { slash?: string };
-      seen.slash = "box never appeared";
-      new MutationObserver((_changes, observer) => {
-        const box = document.querySelector('input[aria-label="Search the catalog"]');
-        if (box === null) return;
-        observer.disconnect();
-        document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "/", bubbles: true, cancelable: true }));
-        seen.slash = document.activeElement === box ? "focused" : "missed";
-      }).observe(document, { childList: true, subtree: true });
+    await page.addInitScript({
+      content: `
+        window.slash = "box never appeared";
+        new MutationObserver((changes, observer) => {
+          const box = document.querySelector('input[aria-label="Search the catalog"]');
+          if (box === null) return;
+          observer.disconnect();
+          document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "/", bubbles: true, cancelable: true }));
+          window.slash = document.activeElement === box ? "focused" : "missed";
+        }).observe(document, { childList: true, subtree: true });`,
     });
     await page.goto(`${t.url}/teams`);
     await page.getByRole("heading", { level: 1, name: "Teams" }).waitFor();
