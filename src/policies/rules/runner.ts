@@ -1,13 +1,16 @@
 import { Worker } from "node:worker_threads";
 import { Problem, tooManyRequests, unavailable } from "../../platform/errors.js";
-import type { RuleResult } from "./evaluate.js";
-import type { PrepareTask, RuleTask } from "./worker.js";
+import { costOf, runTask, type RuleResult, type RuleTask, type RuleToRun } from "./evaluate.js";
+import { costOver, IN_PROCESS_BUDGET } from "./placement.js";
+import type { PrepareTask } from "./worker.js";
 
 /**
- * Runs rules on a worker thread of their own, one task at a time, with the cost limits of
- * docs/policies.md: a task that runs past `timeoutMs` is stopped (the thread is ended and a new
- * one started), one that needs more than `memoryMb` of heap ends its thread the same way, and no
- * more than `maxQueue` tasks wait. The main thread only waits, so it keeps answering others.
+ * Runs rules where docs/policies.md ("Where rules run") says: a rule whose cost is bounded by
+ * its input, over an input small enough, on the calling thread at once; every other rule on a
+ * worker thread of its own, one task at a time, with the cost limits of docs/policies.md: a task
+ * that runs past `timeoutMs` is stopped (the thread is ended and a new one started), one that
+ * needs more than `memoryMb` of heap ends its thread the same way, and no more than `maxQueue`
+ * tasks wait. The main thread only waits for those, so it keeps answering others.
  */
 
 /** Compiling a task's rules may take this many times the evaluation's time limit. */
@@ -17,6 +20,8 @@ export interface RuleLimits {
   timeoutMs: number;
   memoryMb: number;
   maxQueue: number;
+  /** Most cost units (`placement.ts`) a task's rules may be bounded by to run in process; 0: all on the thread. */
+  inProcessBudget?: number;
 }
 
 /** A rule was stopped by a cost limit: a 422 problem naming the limit. */
@@ -42,10 +47,30 @@ export class RuleRunner {
   constructor(readonly limits: RuleLimits) {}
 
   /** Evaluates every rule over every input; results by input, then by rule. */
-  run(task: RuleTask): Promise<RuleResult[][]> {
-    if (task.rules.length === 0) return Promise.resolve(task.inputs.map(() => []));
-    if (this.#closed) return Promise.reject(unavailable("The server is shutting down."));
-    if (this.#queue.length >= this.limits.maxQueue) return Promise.reject(tooManyRequests("Too many rule evaluations are waiting; try again shortly.", "2"));
+  async run(task: RuleTask): Promise<RuleResult[][]> {
+    if (task.rules.length === 0) return task.inputs.map(() => []);
+    if (this.#closed) throw unavailable("The server is shutting down.");
+    const { here, there } = placeRules(task, this.limits.inProcessBudget ?? IN_PROCESS_BUDGET);
+    if (there.length > 0 && this.#queue.length >= this.limits.maxQueue) throw tooManyRequests("Too many rule evaluations are waiting; try again shortly.", "2");
+    const mixed = here.length > 0 && there.length > 0;
+    // Mixed, each part answers every input's values read, and the task's count applies to both together.
+    const part = (rules: readonly RuleToRun[]): RuleTask => ({ rules: [...rules], inputs: task.inputs, ...(task.reads !== undefined && !mixed ? { reads: task.reads } : {}) });
+    const local = here.length > 0 ? inProcess(part(here.map((i) => task.rules[i]!))) : undefined;
+    if (there.length === 0) return local!;
+    const remote = await this.#queued(part(there.map((i) => task.rules[i]!)));
+    if (!local) return remote;
+    return limitReads(
+      task.inputs.map((_, n) => {
+        const merged: RuleResult[] = new Array(task.rules.length);
+        here.forEach((i, k) => (merged[i] = local[n]![k]!));
+        there.forEach((i, k) => (merged[i] = remote[n]![k]!));
+        return merged;
+      }),
+      task.reads,
+    );
+  }
+
+  #queued(task: RuleTask): Promise<RuleResult[][]> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ task, resolve, reject });
       void this.#next();
@@ -154,4 +179,50 @@ export class RuleRunner {
       worker.postMessage(message);
     });
   }
+}
+
+/**
+ * Which of the task's rules run in process (`here`) and which on the rule thread (`there`), by
+ * their index: a rule runs here when its cost is bounded by its input (`placement.ts`) and its
+ * bound over every input of the task, added to those of the rules placed here before it, stays
+ * within `budget`.
+ */
+export function placeRules(task: RuleTask, budget: number): { here: number[]; there: number[] } {
+  const here: number[] = [];
+  const there: number[] = [];
+  let spent = 0;
+  task.rules.forEach((rule, i) => {
+    const plan = costOf(rule);
+    let cost = 0;
+    if ("thread" in plan || budget <= 0) cost = Number.POSITIVE_INFINITY;
+    else for (const input of task.inputs) if ((cost += costOver(plan, input, budget - spent - cost)) > budget - spent) break;
+    if (spent + cost <= budget) {
+      spent += cost;
+      here.push(i);
+    } else there.push(i);
+  });
+  return { here, there };
+}
+
+/** Runs a task on this thread; its values read are copied, as those the rule thread answers are. */
+function inProcess(task: RuleTask): RuleResult[][] {
+  let results: RuleResult[][];
+  try {
+    results = runTask(task);
+  } catch (error) {
+    throw new RuleLimitExceeded(`A rule could not be evaluated: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  for (const byRule of results) for (const r of byRule) for (const [path, value] of Object.entries(r.read)) if (value !== null && typeof value === "object") r.read[path] = structuredClone(value);
+  return results;
+}
+
+/** Leaves the values read only in the first `reads` inputs some rule matched, as `RuleTask` says. */
+function limitReads(results: RuleResult[][], reads: number | undefined): RuleResult[][] {
+  if (reads === undefined) return results;
+  let left = reads;
+  for (const byRule of results) {
+    if (left <= 0) for (const r of byRule) r.read = {};
+    if (byRule.some((r) => r.matched)) left--;
+  }
+  return results;
 }
