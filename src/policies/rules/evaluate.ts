@@ -84,15 +84,22 @@ function summarized(value: unknown): unknown {
   if (typeof value === "string") return value.length > 200 ? `${value.slice(0, 200)}…` : value;
   if (value === null || typeof value !== "object") return value ?? null;
   const json = JSON.stringify(value);
-  if (json.length <= 500) return value;
+  // A copy: values read outlive the input, on either thread.
+  if (json.length <= 500) return JSON.parse(json) as unknown;
   return Array.isArray(value) ? `(a list of ${value.length} items)` : `(an object with ${Object.keys(value).length} members)`;
 }
 
 /** Runs each rule over the input; with `withReads` false, each result's `read` is left empty. */
 export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>, withReads = true): RuleResult[] {
+  // Rules at one gate often read the same paths: each is looked up once per input.
+  const seen = new Map<string, unknown>();
+  const at = (path: string) => {
+    if (!seen.has(path)) seen.set(path, valueAt(input, path));
+    return seen.get(path);
+  };
   return rules.map((rule) => {
     const program = programOf(rule);
-    const read = withReads ? Object.fromEntries(program.reads.map((path) => [path, valueAt(input, path)])) : {};
+    const read = withReads ? Object.fromEntries(program.reads.map((path) => [path, at(path)])) : {};
     if ("error" in program) return { id: rule.id, matched: true, error: `the rule does not compile: ${program.error}`, read };
     let answer: unknown;
     try {

@@ -18,10 +18,13 @@ import type { Expr } from "@bufbuild/cel-spec/cel/expr/syntax_pb.js";
 /** Why a rule always runs on the rule thread; undefined when its cost is bounded by its input. */
 export type ThreadReason = "macro" | "regular expression" | "integer conversion of a non-literal";
 
-/** A rule's cost bound, once its input is known: `fixed` plus, for each path, `times` × the size of the value there. */
+/**
+ * A rule's cost bound, once its input is known: `fixed`, plus for each path the cost of reaching
+ * it `reached` times and `times` × the size of the value there.
+ */
 export interface CostPlan {
   fixed: number;
-  paths: Array<{ path: readonly string[]; times: number }>;
+  paths: Array<{ path: readonly string[]; key: string; reached: number; times: number }>;
 }
 
 /**
@@ -29,13 +32,14 @@ export interface CostPlan {
  * machine of bench/README.md (docs/policies.md): per character, per element or member, and per
  * list or object (turning it into a CEL value).
  */
-export const UNITS = { char: 32, element: 512, container: 1024 } as const;
+export const UNITS = { char: 32, element: 1024, container: 1024 } as const;
 
 /**
- * Most units one decision (every in-process rule over every input of a task) may be bounded by
- * before its rules go to the rule thread instead: a few milliseconds at worst.
+ * Most units one decision (every in-process rule over every input of a task) may be bounded by;
+ * the rules past it go to the rule thread. A few milliseconds of the costliest functions at most
+ * (bench/README.md); a hundred simple rules over a small contract are bounded by about 3,400,000.
  */
-export const IN_PROCESS_BUDGET = 2_000_000;
+export const IN_PROCESS_BUDGET = 6_000_000;
 
 /** Calls that pass booleans or a value through without reading it. */
 const LIGHT: ReadonlySet<string> = new Set(["_&&_", "_||_", "!_", "@not_strictly_false", "_?_:_", "dyn", "type"]);
@@ -43,13 +47,15 @@ const LIGHT: ReadonlySet<string> = new Set(["_&&_", "_||_", "!_", "@not_strictly
 /** Answers the rule's cost plan, or why it must run on the rule thread. */
 export function costPlanOf(root: Expr): CostPlan | { thread: ThreadReason } {
   const plan: CostPlan = { fixed: 0, paths: [] };
-  const merged = new Map<string, { path: string[]; times: number }>();
+  const merged = new Map<string, { path: string[]; key: string; reached: number; times: number }>();
   let reason: ThreadReason | undefined;
   const leaf = (path: string[], times: number) => {
     const key = path.join("\u0000");
     const at = merged.get(key);
-    if (at) at.times += times;
-    else merged.set(key, { path, times });
+    if (at) {
+      at.reached++;
+      at.times += times;
+    } else merged.set(key, { path, key, reached: 1, times });
   };
   // `above`: how many functions above this node read its value in full.
   const walk = (e: Expr | undefined, above: number): void => {
@@ -63,12 +69,13 @@ export function costPlanOf(root: Expr): CostPlan | { thread: ThreadReason } {
         plan.fixed += (above + 1) * (UNITS.element + size);
         return;
       }
+      // A path's value is read once to answer it, once more into the verdict, and once by each function above.
       case "identExpr":
-        leaf([kind.value.name], above + 1);
+        leaf([kind.value.name], above + 2);
         return;
       case "selectExpr": {
         const path = selectPath(e);
-        if (path) leaf(path, above + 1);
+        if (path) leaf(path, above + 2);
         // Selecting from a computed value wraps it once more.
         else walk(kind.value.operand, above + 1);
         return;
@@ -118,28 +125,35 @@ function selectPath(e: Expr): string[] | undefined {
 }
 
 /**
- * The rule's cost bound over `input`, or a number past `limit` as soon as it is known to be past
- * it: measuring never costs more than the limit it measures against.
+ * The rule's cost bound over `input`; past `limit` as soon as it is known to be. `sizes` keeps,
+ * by path, the cost of reaching it plus the size of its value (counted up to `limit` only, so
+ * measuring never costs more than the limit it measures against), for the next rule reading it.
  */
-export function costOver(plan: CostPlan, input: Record<string, unknown>, limit: number): number {
+export function costOver(plan: CostPlan, input: Record<string, unknown>, limit: number, sizes = new Map<string, [number, number]>()): number {
   let total = plan.fixed;
-  for (const { path, times } of plan.paths) {
+  for (const { path, key, reached, times } of plan.paths) {
     if (total > limit) return total;
-    let at: unknown = input;
-    for (const part of path) {
-      if (at === null || typeof at !== "object") break;
-      // Reading a member of an object turns it into a map of its members first.
-      const keys = Array.isArray(at) ? 1 : Object.keys(at).length;
-      total += UNITS.container + keys * UNITS.element;
-      if (Array.isArray(at) || !Object.hasOwn(at, part)) {
-        at = undefined;
-        break;
-      }
-      at = (at as Record<string, unknown>)[part];
+    let size = sizes.get(key);
+    if (size === undefined) {
+      size = pathSize(input, path, limit);
+      sizes.set(key, size);
     }
-    if (at !== undefined) total += times * sizeOf(at, Math.ceil((limit - total) / times) + 1);
+    total += reached * size[0] + times * size[1];
   }
   return total;
+}
+
+/** The cost of reaching `path` (each object on the way is turned into a map of its members), and the size of its value. */
+function pathSize(input: Record<string, unknown>, path: readonly string[], limit: number): [number, number] {
+  let reach = 0;
+  let at: unknown = input;
+  for (const part of path) {
+    if (at === null || typeof at !== "object") break;
+    reach += UNITS.container + (Array.isArray(at) ? 1 : Object.keys(at).length) * UNITS.element;
+    if (Array.isArray(at) || !Object.hasOwn(at, part)) return [reach, 0];
+    at = (at as Record<string, unknown>)[part];
+  }
+  return [reach, sizeOf(at, limit)];
 }
 
 /** The size of a JSON value in cost units; stops counting once past `limit`. */

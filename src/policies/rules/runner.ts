@@ -191,11 +191,13 @@ export function placeRules(task: RuleTask, budget: number): { here: number[]; th
   const here: number[] = [];
   const there: number[] = [];
   let spent = 0;
+  // The size at each path, measured once per input for all the rules that read it.
+  const sizes = task.inputs.map(() => new Map<string, [number, number]>());
   task.rules.forEach((rule, i) => {
     const plan = costOf(rule);
     let cost = 0;
     if ("thread" in plan || budget <= 0) cost = Number.POSITIVE_INFINITY;
-    else for (const input of task.inputs) if ((cost += costOver(plan, input, budget - spent - cost)) > budget - spent) break;
+    else for (let n = 0; n < task.inputs.length && cost <= budget - spent; n++) cost += costOver(plan, task.inputs[n]!, budget, sizes[n]!);
     if (spent + cost <= budget) {
       spent += cost;
       here.push(i);
@@ -204,16 +206,13 @@ export function placeRules(task: RuleTask, budget: number): { here: number[]; th
   return { here, there };
 }
 
-/** Runs a task on this thread; its values read are copied, as those the rule thread answers are. */
+/** Runs a task on this thread (the values read are copies of the input's, as on the rule thread). */
 function inProcess(task: RuleTask): RuleResult[][] {
-  let results: RuleResult[][];
   try {
-    results = runTask(task);
+    return runTask(task);
   } catch (error) {
     throw new RuleLimitExceeded(`A rule could not be evaluated: ${error instanceof Error ? error.message : String(error)}.`);
   }
-  for (const byRule of results) for (const r of byRule) for (const [path, value] of Object.entries(r.read)) if (value !== null && typeof value === "object") r.read[path] = structuredClone(value);
-  return results;
 }
 
 /** Leaves the values read only in the first `reads` inputs some rule matched, as `RuleTask` says. */
