@@ -37,8 +37,10 @@ const MAX_PROGRAMS = 2000;
 
 const MAP: CelType = mapType(CelScalar.STRING, CelScalar.DYN);
 
+const keyOf = (rule: RuleToRun) => `${rule.gates.join(",")}\u0000${rule.condition}`;
+
 function programOf(rule: RuleToRun): Program {
-  const key = `${rule.gates.join(",")}\u0000${rule.condition}`;
+  const key = keyOf(rule);
   const cached = programs.get(key);
   if (cached) return cached;
   const declared = variablesOf(rule.gates);
@@ -65,9 +67,14 @@ export function prepareRules(rules: readonly RuleToRun[]): void {
   }
 }
 
-/** The rule's cost plan (`placement.ts`), or why it must run on the rule thread. */
+/** The rule's cost plan (`placement.ts`), or why it must run on the rule thread; compiles it if this thread has not. */
 export function costOf(rule: RuleToRun): CostPlan | { thread: ThreadReason } {
   return programOf(rule).cost;
+}
+
+/** The rule's cost plan if this thread has compiled it already; undefined if not. */
+export function knownCostOf(rule: RuleToRun): CostPlan | { thread: ThreadReason } | undefined {
+  return programs.get(keyOf(rule))?.cost;
 }
 
 /** The value at a dotted path of the input, cut short when large; null when absent. */

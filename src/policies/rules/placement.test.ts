@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { costOf, type RuleToRun } from "./evaluate.js";
+import { costOf, knownCostOf, prepareRules, type RuleToRun } from "./evaluate.js";
 import type { Gate } from "./gates.js";
 import { IN_PROCESS_BUDGET } from "./placement.js";
 import { placeRules, RuleLimitExceeded, RuleRunner } from "./runner.js";
@@ -14,7 +14,9 @@ const accessInput = (over: Record<string, unknown> = {}) => ({
   requester: { principal: "api-key:x", scope: "team", teamIds: ["marketing"] },
   now: "2026-11-28T00:00:00Z",
 });
+/** Where the rule runs once this thread has compiled it. */
 const where = (condition: string, input: Record<string, unknown> = accessInput(), gates?: Gate[]) => {
+  prepareRules([rule(condition, gates)]);
   const { here } = placeRules({ rules: [rule(condition, gates)], inputs: [input] }, IN_PROCESS_BUDGET);
   return here.length === 1 ? "in process" : "thread";
 };
@@ -60,6 +62,7 @@ describe("where a rule runs", () => {
   it("given many bounded rules, when together they pass the budget, then the first ones stay in process and the rest go to the thread", () => {
     const tags = Array.from({ length: 100 }, (_, i) => `tag-${i}`);
     const rules = Array.from({ length: 40 }, (_, i) => rule(`'x${i}' in access.tags`, ["access.request"], `p${i}`));
+    prepareRules(rules);
     const { here, there } = placeRules({ rules, inputs: [accessInput({ tags })] }, IN_PROCESS_BUDGET);
     expect(here.length).toBeGreaterThan(0);
     expect(there.length).toBeGreaterThan(0);
@@ -68,6 +71,21 @@ describe("where a rule runs", () => {
     // With no budget, every rule goes to the thread.
     expect(placeRules({ rules, inputs: [accessInput()] }, 0).here).toEqual([]);
   });
+});
+
+describe("rules this thread has not compiled", () => {
+  const runner = new RuleRunner({ timeoutMs: 5000, memoryMb: 64, maxQueue: 10 });
+  afterAll(() => runner.close());
+
+  it("given a decision with new rules, when run, then they go to the rule thread, and this thread compiles them afterwards for the next decision", async () => {
+    const rules = [rule("consumer.type == 'team' && size(access.roles) == 71", ["access.request"], "new"), rule(`access.info.purpose == '${"x".repeat(600)}'`, ["access.request"], "long")];
+    const task = { rules, inputs: [accessInput()] };
+    expect(placeRules(task, IN_PROCESS_BUDGET)).toMatchObject({ here: [], there: [0, 1], uncompiled: rules });
+    expect(await runner.run(task)).toEqual([[{ id: "new", matched: false, read: { "access.roles": ["reader"], "consumer.type": "team" } }, { id: "long", matched: false, read: { "access.info.purpose": "Attribution" } }]]);
+    for (let turn = 0; turn < 100 && knownCostOf(rules[0]!) === undefined; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // The rule past the length this thread compiles stays on the rule thread.
+    expect(placeRules(task, IN_PROCESS_BUDGET)).toMatchObject({ here: [0], there: [1], uncompiled: [rules[1]] });
+  }, 60_000);
 });
 
 describe("the same rules on both paths", () => {
@@ -91,6 +109,7 @@ describe("the same rules on both paths", () => {
       accessInput({ roles: ["admin"], info: { purpose: "Attribution", status: "requested", endDate: "2027-12-01T00:00:00Z" }, consumer: { teamId: "marketing" } }),
       { ...accessInput(), port: { containsPii: false } },
     ];
+    prepareRules(rules);
     const { here, there } = placeRules({ rules, inputs }, IN_PROCESS_BUDGET);
     expect(here.map((i) => rules[i]!.id)).toEqual(["pii", "missing", "long", "broken", "not-bool", "whole"]);
     expect(there.map((i) => rules[i]!.id)).toEqual(["admin", "regex"]);
@@ -116,6 +135,7 @@ describe("the limits, with rules in process", () => {
     const input = { contract: members, previous: { ...members }, now: "2026-11-28T00:00:00Z" };
     const condition = `contract != previous${" || contract != previous".repeat(150)}`;
     const task = { rules: [rule(condition, ["contract.publish"])], inputs: [input] };
+    prepareRules(task.rules);
     expect(placeRules(task, IN_PROCESS_BUDGET).there).toEqual([0]);
     let turned = false;
     setTimeout(() => (turned = true), 1);
@@ -128,6 +148,7 @@ describe("the limits, with rules in process", () => {
     const hostile = `${ten}.map(a, ${ten}.map(b, ${ten}.map(c, ${ten}.map(d, ${ten}.map(e, ${ten}.map(f, ${ten}.map(g, 'x'))))))).size() > 0`;
     const input = { contract: { id: "c" }, previous: {}, now: "2026-11-28T00:00:00Z" };
     const rules = [rule("has(contract.id)", ["contract.publish"], "ok"), rule(hostile, ["contract.publish"], "hostile")];
+    prepareRules(rules);
     await expect(runner.run({ rules, inputs: [input] })).rejects.toBeInstanceOf(RuleLimitExceeded);
     expect(await runner.run({ rules: [rules[0]!], inputs: [input] })).toEqual([[{ id: "ok", matched: true, read: { "contract.id": "c" } }]]);
   }, 60_000);

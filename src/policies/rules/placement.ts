@@ -41,6 +41,13 @@ export const UNITS = { char: 32, element: 1024, container: 1024 } as const;
  */
 export const IN_PROCESS_BUDGET = 6_000_000;
 
+/**
+ * Longest rule the thread that answers requests compiles (docs/policies.md): parsing took about
+ * 1 ms per 30 characters on the loaded two-core machine of bench/README.md; longer rules stay on
+ * the rule thread.
+ */
+export const MAX_IN_PROCESS_LENGTH = 500;
+
 /** Calls that pass booleans or a value through without reading it. */
 const LIGHT: ReadonlySet<string> = new Set(["_&&_", "_||_", "!_", "@not_strictly_false", "_?_:_", "dyn", "type"]);
 

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { Problem, tooManyRequests, unavailable } from "../../platform/errors.js";
-import { costOf, runTask, type RuleResult, type RuleTask, type RuleToRun } from "./evaluate.js";
-import { costOver, IN_PROCESS_BUDGET } from "./placement.js";
+import { costOf, knownCostOf, runTask, type RuleResult, type RuleTask, type RuleToRun } from "./evaluate.js";
+import { costOver, IN_PROCESS_BUDGET, MAX_IN_PROCESS_LENGTH } from "./placement.js";
 import type { PrepareTask } from "./worker.js";
 
 /**
@@ -43,6 +43,8 @@ export class RuleRunner {
   readonly #queue: Pending[] = [];
   #running: Pending | undefined;
   #closed = false;
+  /** Rules this thread is to compile, one a turn of the event loop, by their key. */
+  readonly #toCompile = new Map<string, RuleToRun>();
 
   constructor(readonly limits: RuleLimits) {}
 
@@ -50,7 +52,9 @@ export class RuleRunner {
   async run(task: RuleTask): Promise<RuleResult[][]> {
     if (task.rules.length === 0) return task.inputs.map(() => []);
     if (this.#closed) throw unavailable("The server is shutting down.");
-    const { here, there } = placeRules(task, this.limits.inProcessBudget ?? IN_PROCESS_BUDGET);
+    const budget = this.limits.inProcessBudget ?? IN_PROCESS_BUDGET;
+    const { here, there, uncompiled } = placeRules(task, budget);
+    if (budget > 0) this.#compileLater(uncompiled);
     if (there.length > 0 && this.#queue.length >= this.limits.maxQueue) throw tooManyRequests("Too many rule evaluations are waiting; try again shortly.", "2");
     const mixed = here.length > 0 && there.length > 0;
     // Mixed, each part answers every input's values read, and the task's count applies to both together.
@@ -68,6 +72,25 @@ export class RuleRunner {
       }),
       task.reads,
     );
+  }
+
+  /**
+   * Compiles on this thread, a rule a turn, the rules a decision sent to the rule thread only
+   * because this thread had not compiled them: a decision never waits for them, and the next
+   * ones may run them in process.
+   */
+  #compileLater(rules: readonly RuleToRun[]): void {
+    const idle = this.#toCompile.size === 0;
+    for (const rule of rules) if (rule.condition.length <= MAX_IN_PROCESS_LENGTH) this.#toCompile.set(`${rule.gates.join(",")}\u0000${rule.condition}`, rule);
+    if (!idle || this.#toCompile.size === 0) return;
+    const step = () => {
+      const [key, rule] = this.#toCompile.entries().next().value ?? [];
+      if (key === undefined || this.#closed) return;
+      this.#toCompile.delete(key);
+      costOf(rule!);
+      if (this.#toCompile.size > 0) setImmediate(step).unref();
+    };
+    setImmediate(step).unref();
   }
 
   #queued(task: RuleTask): Promise<RuleResult[][]> {
@@ -183,27 +206,30 @@ export class RuleRunner {
 
 /**
  * Which of the task's rules run in process (`here`) and which on the rule thread (`there`), by
- * their index: a rule runs here when its cost is bounded by its input (`placement.ts`) and its
- * bound over every input of the task, added to those of the rules placed here before it, stays
- * within `budget`.
+ * their index: a rule runs here when this thread has compiled it, its cost is bounded by its
+ * input (`placement.ts`), and its bound over every input of the task, added to those of the
+ * rules placed here before it, stays within `budget`. `uncompiled`: the rules sent to the thread
+ * because this thread has not compiled them.
  */
-export function placeRules(task: RuleTask, budget: number): { here: number[]; there: number[] } {
+export function placeRules(task: RuleTask, budget: number): { here: number[]; there: number[]; uncompiled: RuleToRun[] } {
   const here: number[] = [];
   const there: number[] = [];
+  const uncompiled: RuleToRun[] = [];
   let spent = 0;
   // The size at each path, measured once per input for all the rules that read it.
   const sizes = task.inputs.map(() => new Map<string, [number, number]>());
   task.rules.forEach((rule, i) => {
-    const plan = costOf(rule);
+    const plan = knownCostOf(rule);
+    if (plan === undefined) uncompiled.push(rule);
     let cost = 0;
-    if ("thread" in plan || budget <= 0) cost = Number.POSITIVE_INFINITY;
+    if (plan === undefined || "thread" in plan || budget <= 0) cost = Number.POSITIVE_INFINITY;
     else for (let n = 0; n < task.inputs.length && cost <= budget - spent; n++) cost += costOver(plan, task.inputs[n]!, budget, sizes[n]!);
     if (spent + cost <= budget) {
       spent += cost;
       here.push(i);
     } else there.push(i);
   });
-  return { here, there };
+  return { here, there, uncompiled };
 }
 
 /** Runs a task on this thread (the values read are copies of the input's, as on the rule thread). */
