@@ -244,6 +244,14 @@ export async function dryRun(): Promise<Record<string, unknown>> {
   }
 }
 
+/** `BENCH_POLICIES_PARTS`: the parts to run, comma-separated (evaluation, inProcessBound, writes, dryRun); all when unset. */
 export async function run(): Promise<Record<string, unknown>> {
-  return { evaluation: evaluation(), inProcessBound: inProcessBound(), writes: await writes(), dryRun: await dryRun() };
+  const parts = process.env.BENCH_POLICIES_PARTS?.split(",").map((p) => p.trim());
+  const wanted = (name: string) => parts === undefined || parts.includes(name);
+  return {
+    ...(wanted("evaluation") ? { evaluation: evaluation() } : {}),
+    ...(wanted("inProcessBound") ? { inProcessBound: inProcessBound() } : {}),
+    ...(wanted("writes") ? { writes: await writes() } : {}),
+    ...(wanted("dryRun") ? { dryRun: await dryRun() } : {}),
+  };
 }

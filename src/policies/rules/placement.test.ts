@@ -45,6 +45,19 @@ describe("where a rule runs", () => {
     expect(table.map(([condition]) => [condition, where(condition)])).toEqual(table);
   });
 
+  it("given the table of docs/policies.md, when each rule is placed over a small input, then it runs where the table says", async () => {
+    const { readFileSync } = await import("node:fs");
+    const text = readFileSync(new URL("../../../docs/policies.md", import.meta.url), "utf8");
+    const section = text.slice(text.indexOf("### Where rules run"), text.indexOf("## Gates and their input"));
+    const rows = [...section.matchAll(/^\| `(.+)` \| (in process|rule thread)/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    for (const [condition, expected] of rows) {
+      const gates: Gate[] = /\bprevious\b/.test(condition) ? ["contract.publish"] : ["access.request"];
+      const input = gates[0] === "contract.publish" ? { contract: { id: "c" }, previous: { id: "c" }, now: "2026-11-28T00:00:00Z" } : accessInput();
+      expect(where(condition, input, gates), condition).toBe(expected === "in process" ? "in process" : "thread");
+    }
+  });
+
   it("given a macro, a regular expression or an integer conversion, then the reason is named", () => {
     expect(costOf(rule("access.roles.exists(r, r == 'admin')"))).toEqual({ thread: "macro" });
     expect(costOf(rule("access.info.purpose.matches('x')"))).toEqual({ thread: "regular expression" });
