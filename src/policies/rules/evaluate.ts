@@ -96,8 +96,11 @@ function summarized(value: unknown): unknown {
   return Array.isArray(value) ? `(a list of ${value.length} items)` : `(an object with ${Object.keys(value).length} members)`;
 }
 
-/** Runs each rule over the input; with `withReads` false, each result's `read` is left empty. */
-export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>, withReads = true): RuleResult[] {
+/**
+ * Runs each rule over the input. `withReads`: true, each result has the values its rule read;
+ * "matched", only the results that matched (or failed) have them; false, none.
+ */
+export function evaluateRules(rules: readonly RuleToRun[], input: Record<string, unknown>, withReads: boolean | "matched" = true): RuleResult[] {
   // Rules at one gate often read the same paths: each is looked up once per input.
   const seen = new Map<string, unknown>();
   const at = (path: string) => {
@@ -106,18 +109,18 @@ export function evaluateRules(rules: readonly RuleToRun[], input: Record<string,
   };
   return rules.map((rule) => {
     const program = programOf(rule);
-    const read = withReads ? Object.fromEntries(program.reads.map((path) => [path, at(path)])) : {};
-    if ("error" in program) return { id: rule.id, matched: true, error: `the rule does not compile: ${program.error}`, read };
+    const read = (matched: boolean) => (withReads === true || (withReads === "matched" && matched) ? Object.fromEntries(program.reads.map((path) => [path, at(path)])) : {});
+    if ("error" in program) return { id: rule.id, matched: true, error: `the rule does not compile: ${program.error}`, read: read(true) };
     let answer: unknown;
     try {
       program.run ??= program.plan();
       answer = program.run(input);
     } catch (error) {
-      return { id: rule.id, matched: true, error: `evaluation failed: ${error instanceof Error ? error.message : String(error)}`, read };
+      return { id: rule.id, matched: true, error: `evaluation failed: ${error instanceof Error ? error.message : String(error)}`, read: read(true) };
     }
-    if (isCelError(answer)) return { id: rule.id, matched: true, error: `evaluation failed: ${answer.message}`, read };
-    if (typeof answer !== "boolean") return { id: rule.id, matched: true, error: `the rule answered a ${typeof answer}, not true or false`, read };
-    return { id: rule.id, matched: answer, read };
+    if (isCelError(answer)) return { id: rule.id, matched: true, error: `evaluation failed: ${answer.message}`, read: read(true) };
+    if (typeof answer !== "boolean") return { id: rule.id, matched: true, error: `the rule answered a ${typeof answer}, not true or false`, read: read(true) };
+    return { id: rule.id, matched: answer, read: read(answer) };
   });
 }
 
@@ -129,13 +132,15 @@ export interface RuleTask {
    * its first findings); the results of the inputs after them carry an empty `read`. Unset: all.
    */
   reads?: number;
+  /** Only the results that matched need the values read (a gate's judgement): the others carry an empty `read`. */
+  matchedReadsOnly?: boolean;
 }
 
 /** Evaluates every rule of the task over each input, on whichever thread calls it. */
 export function runTask(task: RuleTask): RuleResult[][] {
   let reads = task.reads ?? Number.POSITIVE_INFINITY;
   return task.inputs.map((input) => {
-    const results = evaluateRules(task.rules, input, reads > 0);
+    const results = evaluateRules(task.rules, input, reads > 0 && (task.matchedReadsOnly ? "matched" : true));
     if (results.some((r) => r.matched)) reads--;
     return results;
   });

@@ -58,7 +58,7 @@ export class RuleRunner {
     if (there.length > 0 && this.#queue.length >= this.limits.maxQueue) throw tooManyRequests("Too many rule evaluations are waiting; try again shortly.", "2");
     const mixed = here.length > 0 && there.length > 0;
     // Mixed, each part answers every input's values read, and the task's count applies to both together.
-    const part = (rules: readonly RuleToRun[]): RuleTask => ({ rules: [...rules], inputs: task.inputs, ...(task.reads !== undefined && !mixed ? { reads: task.reads } : {}) });
+    const part = (rules: readonly RuleToRun[]): RuleTask => ({ ...task, rules: [...rules], ...(mixed ? { reads: undefined } : {}) });
     const local = here.length > 0 ? inProcess(part(here.map((i) => task.rules[i]!))) : undefined;
     if (there.length === 0) return local!;
     const remote = await this.#queued(part(there.map((i) => task.rules[i]!)));
