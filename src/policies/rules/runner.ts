@@ -87,7 +87,11 @@ export class RuleRunner {
       const [key, rule] = this.#toCompile.entries().next().value ?? [];
       if (key === undefined || this.#closed) return;
       this.#toCompile.delete(key);
-      costOf(rule!);
+      try {
+        costOf(rule!);
+      } catch {
+        // A rule this thread cannot compile stays on the rule thread, which reports why.
+      }
       if (this.#toCompile.size > 0) setImmediate(step).unref();
     };
     setImmediate(step).unref();
