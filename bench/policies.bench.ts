@@ -5,11 +5,15 @@
  *   policies, over HTTP on one server, alternating: ratio ≤ 1.5.
  * - a dry run of one rule over 10,000 data contracts and 10,000 open accesses against a full read of
  *   the same rows through the same repositories, in process, alternating: ratio ≤ 3.
+ * - the costliest decisions allowed to run in process (docs/policies.md, "Where rules run"): rules
+ *   of the kinds whose cost per unit of their bound is highest, each over an input that brings its
+ *   bound just under the budget; CPU time per decision, to keep the budget's meaning in sight.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { evaluateRules, type RuleToRun } from "../src/policies/rules/evaluate.js";
+import { costOf, evaluateRules, type RuleToRun } from "../src/policies/rules/evaluate.js";
+import { costOver, IN_PROCESS_BUDGET, type CostPlan } from "../src/policies/rules/placement.js";
 import { accessRepository } from "../src/modules/access/repository.js";
 import { resourceRepository } from "../src/modules/catalog/resource-repository.js";
 import type { Principal } from "../src/platform/auth.js";
@@ -63,6 +67,40 @@ function evaluation(): Record<string, unknown> {
     cpu.push((used.user + used.system) / 1000);
   }
   return { rules: RULES, decisions, cpuMsP50: round(percentile(cpu, 50), 3), cpuMsP99: round(percentile(cpu, 99), 3), mark: 5 };
+}
+
+/** Rules whose evaluation costs the most per unit of their bound, each with an input of size `n`. */
+const COSTLY: Array<[string, (n: number) => Record<string, unknown>]> = [
+  ["size(contract.s) > 0", (n) => ({ contract: { s: "é".repeat(n) } })],
+  ["contract.m == previous.m", (n) => ({ contract: { m: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${i}`, i])) }, previous: { m: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${i}`, i])) } })],
+  ["contract.l == previous.l", (n) => ({ contract: { l: Array.from({ length: n }, () => ({ a: 1 })) }, previous: { l: Array.from({ length: n }, () => ({ a: 1 })) } })],
+  ["'x' in contract.l", (n) => ({ contract: { l: Array.from({ length: n }, (_, i) => `${i}`) } })],
+  ["has(contract.x)", (n) => ({ contract: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])) })],
+  ["contract == previous", (n) => ({ contract: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { a: [i] }])), previous: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { a: [i] }])) })],
+];
+
+function inProcessBound(): Record<string, unknown> {
+  const rows: Array<{ rule: string; units: number; cpuMsMedian: number; nsPerUnit: number }> = [];
+  for (const [condition, make] of COSTLY) {
+    const rule: RuleToRun = { id: "costly", condition, gates: ["contract.publish"] };
+    const plan = costOf(rule) as CostPlan;
+    const inputOf = (n: number) => ({ previous: {}, now: "2026-11-28T00:00:00.000Z", ...make(n) });
+    let n = 1;
+    while (costOver(plan, inputOf(n * 2), Number.POSITIVE_INFINITY) <= IN_PROCESS_BUDGET) n *= 2;
+    const input = inputOf(n);
+    const units = costOver(plan, input, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 3; i++) evaluateRules([rule], input);
+    const cpu: number[] = [];
+    for (let i = 0; i < (SMALL ? 5 : 15); i++) {
+      const start = process.cpuUsage();
+      evaluateRules([rule], input);
+      const used = process.cpuUsage(start);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    const ms = percentile(cpu, 50);
+    rows.push({ rule: condition, units, cpuMsMedian: round(ms, 3), nsPerUnit: round((ms * 1e6) / units, 3) });
+  }
+  return { budget: IN_PROCESS_BUDGET, worstCpuMs: Math.max(...rows.map((r) => r.cpuMsMedian)), rules: rows };
 }
 
 async function writes(): Promise<Record<string, unknown>> {
@@ -206,6 +244,14 @@ export async function dryRun(): Promise<Record<string, unknown>> {
   }
 }
 
+/** `BENCH_POLICIES_PARTS`: the parts to run, comma-separated (evaluation, inProcessBound, writes, dryRun); all when unset. */
 export async function run(): Promise<Record<string, unknown>> {
-  return { evaluation: evaluation(), writes: await writes(), dryRun: await dryRun() };
+  const parts = process.env.BENCH_POLICIES_PARTS?.split(",").map((p) => p.trim());
+  const wanted = (name: string) => parts === undefined || parts.includes(name);
+  return {
+    ...(wanted("evaluation") ? { evaluation: evaluation() } : {}),
+    ...(wanted("inProcessBound") ? { inProcessBound: inProcessBound() } : {}),
+    ...(wanted("writes") ? { writes: await writes() } : {}),
+    ...(wanted("dryRun") ? { dryRun: await dryRun() } : {}),
+  };
 }

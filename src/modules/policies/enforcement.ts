@@ -16,7 +16,8 @@ export class PolicyEnforcement {
   /** The verdicts at `gate` over one input; no policies with a rule there: nothing to run. */
   async judge(ex: Executor, organizationId: string, gate: Gate, input: Record<string, unknown>): Promise<Judgement> {
     const policies = gatedAt(await policyRepository.accepted(ex, organizationId), gate);
-    const [results] = await this.run(policies, [input]);
+    // The judgement keeps the values read of the matched rules only.
+    const [results] = await this.run(policies, [input], undefined, true);
     return judge(gate, policies, results ?? []);
   }
 
@@ -24,10 +25,10 @@ export class PolicyEnforcement {
    * Runs the rules of `policies` over several inputs (a dry run), answering the results by input;
    * only the first `reads` inputs a rule matches get the values it read (`RuleTask`).
    */
-  async run(policies: readonly EnforcedPolicy[], inputs: Array<Record<string, unknown>>, reads?: number) {
+  async run(policies: readonly EnforcedPolicy[], inputs: Array<Record<string, unknown>>, reads?: number, matchedReadsOnly = false) {
     if (policies.length === 0) return inputs.map(() => []);
     try {
-      return await this.runner.run({ rules: policies.map((p) => ({ id: p.id, condition: p.rule.condition, gates: p.gates })), inputs, ...(reads !== undefined ? { reads } : {}) });
+      return await this.runner.run({ rules: policies.map((p) => ({ id: p.id, condition: p.rule.condition, gates: p.gates })), inputs, ...(reads !== undefined ? { reads } : {}), ...(matchedReadsOnly ? { matchedReadsOnly } : {}) });
     } catch (error) {
       if (!(error instanceof RuleLimitExceeded)) throw error;
       const names = policies.map((p) => `'${p.name}' (${p.id})`).join(", ");

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { compileRule } from "./check.js";
-import { evaluateRules } from "./evaluate.js";
+import { evaluateRules, runTask } from "./evaluate.js";
 import { variablesOf } from "./gates.js";
 import { RuleLimitExceeded, RuleRunner } from "./runner.js";
 
@@ -57,6 +57,22 @@ describe("evaluating rules", () => {
     expect(dated).toEqual({ id: "dated", matched: false, read: { "access.info.endDate": null, now: "2026-01-01T00:00:00Z" } });
     // A rule that cannot be decided fails closed, saying why.
     expect(broken).toMatchObject({ matched: true, error: expect.stringContaining("evaluation failed") });
+  });
+});
+
+describe("values read for a judgement", () => {
+  it("given a task that needs the values read of matched rules only, then the rules that did not match carry none", () => {
+    const input = { contract: { id: "c", description: { purpose: "x" } }, previous: {}, now: "2026-01-01T00:00:00Z" };
+    const rules = [
+      { id: "held", condition: "has(contract.description)", gates: ["contract.publish" as const] },
+      { id: "passed", condition: "size(contract.id) > 5", gates: ["contract.publish" as const] },
+      { id: "failed", condition: "contract.missing == 1", gates: ["contract.publish" as const] },
+    ];
+    const [[held, passed, failed]] = runTask({ rules, inputs: [input], matchedReadsOnly: true });
+    expect(held).toEqual({ id: "held", matched: true, read: { "contract.description": { purpose: "x" } } });
+    expect(passed).toEqual({ id: "passed", matched: false, read: {} });
+    expect(failed).toMatchObject({ matched: true, read: { "contract.missing": null } });
+    expect(runTask({ rules, inputs: [input] })[0]![1]).toEqual({ id: "passed", matched: false, read: { "contract.id": "c" } });
   });
 });
 

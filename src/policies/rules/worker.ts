@@ -4,30 +4,13 @@
  * thread keeps answering.
  */
 import { parentPort } from "node:worker_threads";
-import { evaluateRules, prepareRules, type RuleResult, type RuleToRun } from "./evaluate.js";
+import { prepareRules, runTask, type RuleTask, type RuleToRun } from "./evaluate.js";
 
-export interface RuleTask {
-  rules: RuleToRun[];
-  inputs: Array<Record<string, unknown>>;
-  /**
-   * How many inputs, in order, that some rule matches need the values read (a dry run lists only
-   * its first findings); the results of the inputs after them carry an empty `read`. Unset: all.
-   */
-  reads?: number;
-}
+export type { RuleTask };
 
 /** Before a task: compile its rules (the runner times this apart from the evaluation). */
 export interface PrepareTask {
   prepare: RuleToRun[];
-}
-
-export function runTask(task: RuleTask): RuleResult[][] {
-  let reads = task.reads ?? Number.POSITIVE_INFINITY;
-  return task.inputs.map((input) => {
-    const results = evaluateRules(task.rules, input, reads > 0);
-    if (results.some((r) => r.matched)) reads--;
-    return results;
-  });
 }
 
 if (parentPort) {
