@@ -1,6 +1,7 @@
 import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { chunked } from "../../platform/database/chunks.js";
+import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
 import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import { postedByTeams, violationRepository } from "./read-records-repository.js";
@@ -94,6 +95,8 @@ export const lineageRepository = {
       .$if(f.runId !== undefined, (qb) => qb.where("run_id", "=", f.runId!))
       .$if(f.eventType !== undefined, (qb) => qb.where("event_type", "=", f.eventType!))
       .$if(f.dataProductId !== undefined, (qb) => qb.where("data_product_id", "=", f.dataProductId!))
+      // Without a filter an index holds few rows of, the page is read in order; with one, from that filter's index.
+      .$if(f.runId === undefined && f.jobNamespace === undefined && f.dataProductId === undefined, (qb) => qb.where(inOrderIndex("row_id")))
       .orderBy("row_id")
       .offset(offset)
       .limit(limit)
@@ -116,12 +119,39 @@ export const lineageRepository = {
 
   /** Distinct edges touching any of these datasets (namespace as stored: normalized), at most `limit`. */
   edgesOfDatasets(ex: Executor, organizationId: string, datasets: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
-    return edgesWhere(ex, organizationId, ["dataset_namespace", "dataset_name"], datasets, limit);
+    return distinctEdges(datasets, limit, (keys, most) =>
+      ex
+        .selectFrom(keys)
+        .crossJoin("lineage_edges as e")
+        .where("e.organization_id", "=", organizationId)
+        .whereRef("e.dataset_namespace", "=", "k.column1")
+        .whereRef("e.dataset_name", "=", "k.column2")
+        .select(EDGE_COLUMNS.map((c) => `e.${c}` as const))
+        .distinct()
+        .limit(most)
+        .execute(),
+    );
   },
 
-  /** Distinct edges of any of these jobs, at most `limit`. */
+  /**
+   * Distinct edges of any of these jobs, at most `limit`: the edges of the jobs' events (no index
+   * holds edges by job, migration 0290).
+   */
   edgesOfJobs(ex: Executor, organizationId: string, jobs: ReadonlyArray<{ namespace: string; name: string }>, limit: number): Promise<EdgeRow[]> {
-    return edgesWhere(ex, organizationId, ["job_namespace", "job_name"], jobs, limit);
+    return distinctEdges(jobs, limit, (keys, most) =>
+      ex
+        .selectFrom(keys)
+        .crossJoin("lineage_events as ev")
+        .crossJoin("lineage_edges as e")
+        .where("ev.organization_id", "=", organizationId)
+        .whereRef("ev.job_namespace", "=", "k.column1")
+        .whereRef("ev.job_name", "=", "k.column2")
+        .whereRef("e.event_row_id", "=", "ev.row_id")
+        .select(EDGE_COLUMNS.map((c) => `e.${c}` as const))
+        .distinct()
+        .limit(most)
+        .execute(),
+    );
   },
 
   /** Distinct datasets stored under one namespace (normalized), at most `limit`: candidates for a port's pattern. */
@@ -186,26 +216,23 @@ export const lineageRepository = {
   },
 };
 
-/** Distinct edges whose (namespace, name) columns hold one of `keys`, 200 keys a statement, at most `limit`. */
-async function edgesWhere(
-  ex: Executor,
-  organizationId: string,
-  [namespaceColumn, nameColumn]: readonly ["dataset_namespace", "dataset_name"] | readonly ["job_namespace", "job_name"],
-  keys: ReadonlyArray<{ namespace: string; name: string }>,
-  limit: number,
-): Promise<EdgeRow[]> {
+/** `keys` as a table of two text columns, `column1` (namespace) and `column2` (name), for both databases. */
+function keyTable(keys: ReadonlyArray<{ namespace: string; name: string }>) {
+  return sql<{ column1: string; column2: string }>`(values ${sql.join(keys.map((k) => sql`(${k.namespace}, ${k.name})`))})`.as("k");
+}
+
+/**
+ * Distinct edges found from `keys`, 200 keys a statement, at most `limit`. The keys are joined as a
+ * table of values, so that each is looked up by the whole of its index's key: a list of
+ * alternatives after the organization (`organization_id = ? and (… or …)`) was planned on the
+ * organization alone, a walk of all its edges. The joins are cross joins, which SQLite keeps in
+ * the order written (the values first); PostgreSQL plans them as any join.
+ */
+async function distinctEdges(keys: ReadonlyArray<{ namespace: string; name: string }>, limit: number, query: (k: ReturnType<typeof keyTable>, limit: number) => Promise<EdgeRow[]>): Promise<EdgeRow[]> {
   const found: EdgeRow[] = [];
   for (const slice of chunked(keys, 200)) {
     if (found.length >= limit) break;
-    const rows = await ex
-      .selectFrom("lineage_edges")
-      .select(EDGE_COLUMNS)
-      .distinct()
-      .where("organization_id", "=", organizationId)
-      .where((eb) => eb.or(slice.map((k) => eb.and([eb(namespaceColumn, "=", k.namespace), eb(nameColumn, "=", k.name)]))))
-      .limit(limit - found.length)
-      .execute();
-    found.push(...rows);
+    found.push(...(await query(keyTable(slice), limit - found.length)));
   }
   return found;
 }
