@@ -1,11 +1,11 @@
-import { sql, type Insertable } from "kysely";
+import { sql, type ExpressionBuilder, type Insertable } from "kysely";
 import type { Executor } from "../../platform/database/index.js";
 import { chunked } from "../../platform/database/chunks.js";
 import { inOrderIndex } from "../../platform/database/in-order-index.js";
 import { loadWithinBudget } from "../../platform/database/byte-budget.js";
 import { deleteMadeBefore, insertNew } from "../../platform/database/bulk.js";
 import { postedByTeams, violationRepository } from "./read-records-repository.js";
-import type { LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
+import type { DB, LineageEdgesTable, LineageEventsTable, LineageViolationsTable } from "../../platform/database/tables.js";
 
 export type NewLineageEvent = Omit<Insertable<LineageEventsTable>, "row_id">;
 export type NewLineageEdge = Omit<Insertable<LineageEdgesTable>, "row_id" | "event_row_id">;
@@ -61,6 +61,43 @@ const EVENT_KEY = ["organization_id", "run_id", "job_namespace", "job_name", "ev
 const EVENT_KEY_INDEX = sql`organization_id, run_id, job_namespace, job_name, (coalesce(event_type, '')), event_time`;
 
 const EDGE_COLUMNS = ["job_namespace", "job_name", "dataset_namespace", "dataset_name", "direction"] as const;
+/** The unique key of a distinct edge (migration 0290): by dataset first, as the graph looks edges up. */
+const EDGE_KEY = ["organization_id", "dataset_namespace", "dataset_name", "job_namespace", "job_name", "direction"] as const;
+
+/**
+ * Whether a distinct edge (`ek`) is still carried by a stored event: an event of its job with that
+ * edge, found through the job's events and their edges. An event deleted since leaves its
+ * distinct edges behind until the retention sweep; a read never answers them.
+ */
+function carried(eb: ExpressionBuilder<DB & { ek: DB["lineage_edge_keys"] }, "ek">) {
+  return eb.exists(
+    eb
+      .selectFrom("lineage_events as ev")
+      .crossJoin("lineage_edges as e")
+      .select(sql<number>`1`.as("one"))
+      .whereRef("ev.organization_id", "=", "ek.organization_id")
+      .whereRef("ev.job_namespace", "=", "ek.job_namespace")
+      .whereRef("ev.job_name", "=", "ek.job_name")
+      .whereRef("e.event_row_id", "=", "ev.row_id")
+      .whereRef("e.dataset_namespace", "=", "ek.dataset_namespace")
+      .whereRef("e.dataset_name", "=", "ek.dataset_name")
+      .whereRef("e.direction", "=", "ek.direction"),
+  );
+}
+
+/** Removes up to `limit` distinct edges, of any organization, that no stored event carries any more; answers how many. */
+async function removeUncarriedKeys(ex: Executor, limit: number): Promise<number> {
+  const gone = ex
+    .selectFrom("lineage_edge_keys as ek")
+    .select(EDGE_KEY.map((c) => `ek.${c}` as const))
+    .where((eb) => eb.not(carried(eb)))
+    .limit(limit);
+  const result = await ex
+    .deleteFrom("lineage_edge_keys")
+    .where(sql`(${sql.join(EDGE_KEY.map((c) => sql.ref(c)))})`, "in", gone)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
 
 /** All SQL over lineage: run events, their edges and the reads without an agreement, per organization. */
 export const lineageRepository = {
@@ -73,12 +110,28 @@ export const lineageRepository = {
     const stored = await insertNew(ex, "lineage_events", EVENT_KEY, events, 1000, ["row_id"], EVENT_KEY_INDEX);
     const newEdges = stored.flatMap((row, i) => (row === undefined ? [] : edges[i]!.map((e) => ({ ...e, event_row_id: Number(row.row_id) }))));
     for (const slice of chunked(newEdges, 4000)) await ex.insertInto("lineage_edges").values(slice).execute();
+    // Each distinct edge once: one seen before is only looked up, and writes nothing.
+    const keys = new Map<string, NewLineageEdge>();
+    for (const e of newEdges) keys.set(JSON.stringify([e.organization_id, ...EDGE_COLUMNS.map((c) => e[c])]), e);
+    for (const slice of chunked([...keys.values()], 4000)) {
+      await ex
+        .insertInto("lineage_edge_keys")
+        .values(slice.map((e) => ({ organization_id: e.organization_id, dataset_namespace: e.dataset_namespace, dataset_name: e.dataset_name, job_namespace: e.job_namespace, job_name: e.job_name, direction: e.direction })))
+        .onConflict((oc) => oc.columns(EDGE_KEY).doNothing())
+        .execute();
+    }
     return stored.filter((row) => row !== undefined).length;
   },
 
-  /** Removes up to `limit` events of any organization stored before `before` (the periodic sweep); their edges go with them. */
-  deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
-    return deleteMadeBefore(ex, "lineage_events", before, limit, "row_id");
+  /**
+   * Removes up to `limit` events of any organization stored before `before` (the periodic sweep);
+   * their edges go with them. The sweep's last call (fewer than `limit` left) also removes the
+   * distinct edges no stored event carries any more.
+   */
+  async deleteAnyStoredBefore(ex: Executor, before: string, limit: number): Promise<number> {
+    const removed = await deleteMadeBefore(ex, "lineage_events", before, limit, "row_id");
+    if (removed < limit) while ((await removeUncarriedKeys(ex, limit)) === limit);
+    return removed;
   },
 
   /**
@@ -122,11 +175,12 @@ export const lineageRepository = {
     return distinctEdges(datasets, limit, (keys, most) =>
       ex
         .selectFrom(keys)
-        .crossJoin("lineage_edges as e")
-        .where("e.organization_id", "=", organizationId)
-        .whereRef("e.dataset_namespace", "=", "k.column1")
-        .whereRef("e.dataset_name", "=", "k.column2")
-        .select(EDGE_COLUMNS.map((c) => `e.${c}` as const))
+        .crossJoin("lineage_edge_keys as ek")
+        .where("ek.organization_id", "=", organizationId)
+        .whereRef("ek.dataset_namespace", "=", "k.column1")
+        .whereRef("ek.dataset_name", "=", "k.column2")
+        .where(carried)
+        .select(EDGE_COLUMNS.map((c) => `ek.${c}` as const))
         .distinct()
         .limit(most)
         .execute(),
@@ -157,12 +211,13 @@ export const lineageRepository = {
   /** Distinct datasets stored under one namespace (normalized), at most `limit`: candidates for a port's pattern. */
   async datasetsIn(ex: Executor, organizationId: string, namespace: string, limit: number): Promise<Array<{ namespace: string; name: string }>> {
     const rows = await ex
-      .selectFrom("lineage_edges")
-      .select(["dataset_namespace", "dataset_name"])
+      .selectFrom("lineage_edge_keys as ek")
+      .select(["ek.dataset_namespace", "ek.dataset_name"])
       .distinct()
-      .where("organization_id", "=", organizationId)
-      .where("dataset_namespace", "=", namespace)
-      .orderBy("dataset_name")
+      .where("ek.organization_id", "=", organizationId)
+      .where("ek.dataset_namespace", "=", namespace)
+      .where(carried)
+      .orderBy("ek.dataset_name")
       .limit(limit)
       .execute();
     return rows.map((r) => ({ namespace: r.dataset_namespace, name: r.dataset_name }));
