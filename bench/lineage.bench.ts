@@ -4,7 +4,8 @@
  * serve` child, in alternating rounds; then the server's memory while a large number of events
  * arrives. Both databases. `BENCH_SCALE=small` runs on small numbers; `BENCH_LINEAGE_EVENTS` sets
  * how many events the memory run posts; `BENCH_LINEAGE_PARTS=memory` (or `ingest`) runs one part only;
- * `BENCH_LINEAGE_DATABASE=sqlite` (or `postgres`) one database only. `BENCH_LINEAGE_CPU_PROF=<folder>`
+ * `BENCH_LINEAGE_DATABASE=sqlite` (or `postgres`) one database only; `BENCH_LINEAGE_ROUNDS` sets
+ * the rounds of each kind (3), more for a steadier median on a busy machine. `BENCH_LINEAGE_CPU_PROF=<folder>`
  * has each measured server write a V8 CPU profile there (`node --cpu-prof`) as it stops.
  */
 import { randomUUID } from "node:crypto";
@@ -15,7 +16,7 @@ const CLIENTS = 8;
 const BATCH = 100;
 /** Events per round, each way. */
 const ROUND_EVENTS = SMALL ? 400 : 1_000;
-const ROUNDS = SMALL ? 1 : 3;
+const ROUNDS = Number(process.env.BENCH_LINEAGE_ROUNDS ?? (SMALL ? 1 : 3));
 /** Events the memory run posts (in batches); the figure to raise for a long run. */
 const MEMORY_EVENTS = Number(process.env.BENCH_LINEAGE_EVENTS ?? (SMALL ? 5_000 : 20_000));
 /** Distinct jobs the events come from, as a warehouse's nightly models would. */
