@@ -3,7 +3,10 @@
  * clients in batches of 100 events a request against one event a request, on the same `steward
  * serve` child, in alternating rounds; then the server's memory while a large number of events
  * arrives. Both databases. `BENCH_SCALE=small` runs on small numbers; `BENCH_LINEAGE_EVENTS` sets
- * how many events the memory run posts; `BENCH_LINEAGE_PARTS=memory` (or `ingest`) runs one part only.
+ * how many events the memory run posts; `BENCH_LINEAGE_PARTS=memory` (or `ingest`) runs one part only;
+ * `BENCH_LINEAGE_DATABASE=sqlite` (or `postgres`) one database only; `BENCH_LINEAGE_ROUNDS` sets
+ * the rounds of each kind (3), more for a steadier median on a busy machine. `BENCH_LINEAGE_CPU_PROF=<folder>`
+ * has each measured server write a V8 CPU profile there (`node --cpu-prof`) as it stops.
  */
 import { randomUUID } from "node:crypto";
 import type { DatabaseKind } from "../test/helpers/databases.js";
@@ -13,11 +16,13 @@ const CLIENTS = 8;
 const BATCH = 100;
 /** Events per round, each way. */
 const ROUND_EVENTS = SMALL ? 400 : 1_000;
-const ROUNDS = SMALL ? 1 : 3;
+const ROUNDS = Number(process.env.BENCH_LINEAGE_ROUNDS ?? (SMALL ? 1 : 3));
 /** Events the memory run posts (in batches); the figure to raise for a long run. */
 const MEMORY_EVENTS = Number(process.env.BENCH_LINEAGE_EVENTS ?? (SMALL ? 5_000 : 20_000));
 /** Distinct jobs the events come from, as a warehouse's nightly models would. */
 const JOBS = 400;
+const ON = (process.env.BENCH_LINEAGE_DATABASE ?? "sqlite,postgres").split(",") as DatabaseKind[];
+const CPU_PROFILE_DIR = process.env.BENCH_LINEAGE_CPU_PROF;
 
 const producer = "https://github.com/OpenLineage/OpenLineage/tree/1.23.0/integration/dbt";
 const facet = (schema: string) => ({ _producer: producer, _schemaURL: `https://openlineage.io/spec/facets/${schema}` });
@@ -97,7 +102,7 @@ async function ingest(url: string, key: string, total: number, perRequest: numbe
 
 async function setUp(kind: DatabaseKind) {
   const target = await createSeeded(kind);
-  const server = await startChild(target.url);
+  const server = await startChild(target.url, {}, CPU_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROFILE_DIR] : []);
   const put = async (path: string, body: unknown) => {
     const res = await send(`${server.url}${path}`, { method: "PUT", headers: { "x-api-key": target.key, "content-type": "application/json" }, body: JSON.stringify(body), text: true });
     if (res.status !== 200) throw new Error(`PUT ${path} answered ${res.status}: ${res.text}`);
@@ -174,7 +179,12 @@ async function memory(kind: DatabaseKind) {
 export async function run(): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { name: "lineage", scale: SMALL ? "small" : "full", client: CLIENT, batch: BATCH };
   const parts = (process.env.BENCH_LINEAGE_PARTS ?? "ingest,memory").split(",");
-  if (parts.includes("ingest")) result.ingest = { sqlite: await ratio("sqlite"), postgres: await ratio("postgres") };
-  if (parts.includes("memory")) result.memory = { sqlite: await memory("sqlite"), postgres: await memory("postgres") };
+  const each = async (measure: (kind: DatabaseKind) => Promise<Record<string, unknown>>) => {
+    const figures: Record<string, unknown> = {};
+    for (const kind of ON) figures[kind] = await measure(kind);
+    return figures;
+  };
+  if (parts.includes("ingest")) result.ingest = await each(ratio);
+  if (parts.includes("memory")) result.memory = await each(memory);
   return result;
 }

@@ -235,9 +235,9 @@ async function storeBatches(target: Seeded): Promise<void> {
  * promoted the objects of every request into V8's old generation, which cost it CPU and memory
  * that a server started from the build does not spend (bench/HISTORY.md, "Servers from the build").
  */
-export async function startChild(url: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function startChild(url: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServeProcess> {
   // A benchmark may run beside other work on the machine: give the server longer to start than a test does.
-  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env }, { fromBuild: true, startTimeoutMs: 120_000 });
+  return serve({ DATABASE_URL: url, STEWARD_BOOTSTRAP: "false", APP_URL: BENCH_APP_URL, ...env }, { fromBuild: true, startTimeoutMs: 120_000, nodeArgs });
 }
 
 export async function stopChild(child: ServeProcess): Promise<void> {

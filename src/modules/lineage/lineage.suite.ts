@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DATABASES } from "../../../test/helpers/databases.js";
 import { createTeamKey, suiteServer } from "../../../test/helpers/suite-server.js";
 import { ManualClock } from "../../platform/clock.js";
+import { openDatabase } from "../../platform/database/index.js";
 import type { StandardsCheck } from "../../../test/helpers/checks.js";
 import { airflowEvent, dbtEvent, sparkEvent } from "./lineage.fixtures.js";
 
@@ -211,6 +212,41 @@ export function lineageTests(check: StandardsCheck): void {
       expect((await t.api("GET", "/api/v1/lineage/graph?job=a/b&dataset=c/d")).status).toBe(400);
       expect((await t.api("GET", "/api/v1/lineage/graph?job=a/b&depth=6")).status).toBe(400);
       expect((await t.api("GET", "/api/v1/lineage/graph?job=nonamespace")).status).toBe(400);
+    });
+
+    it("draws the edges stored events carry: a deleted run takes the edges only it had, and the sweep then forgets them", async () => {
+      const org = await t.createOrganization("edges");
+      const as = { key: org.key };
+      const pg = (name: string) => ({ namespace: "postgres://db:5432", name });
+      const job = { namespace: "dbt", name: "edges.model" };
+      const post = async (n: number, inputs: object[]) =>
+        expect((await t.api("POST", "/api/v1/lineage", { ...dbtEvent(run(n)), job, inputs, outputs: [pg("shop.marts.model")] }, as)).status).toBe(200);
+      await post(80, [pg("shop.public.orders")]);
+      await post(81, [pg("shop.public.orders"), pg("shop.public.extra")]);
+      const graph = async (query: string) => (await t.api("GET", `/api/v1/lineage/graph?${query}&depth=1`, undefined, as)).body;
+      const extra = `dataset=${encodeURIComponent("postgres://db:5432/shop.public.extra")}`;
+      // Depth 1 around the dataset: the job that reads it, and the job's other datasets.
+      expect((await graph(extra)).edges).toContainEqual({ source: "dataset:postgres://db:5432/shop.public.extra", target: "job:dbt/edges.model" });
+      expect((await graph("job=dbt/edges.model")).edges).toHaveLength(3);
+
+      expect((await t.api("DELETE", `/api/v1/lineage?runId=${run(81)}`, undefined, as)).body).toEqual({ deletedCount: 1 });
+      expect((await graph(extra)).edges).toEqual([]);
+      const left = (await graph("job=dbt/edges.model")).edges;
+      expect(left).toHaveLength(2);
+      expect(left).toEqual(expect.arrayContaining([
+        { source: "dataset:postgres://db:5432/shop.public.orders", target: "job:dbt/edges.model" },
+        { source: "job:dbt/edges.model", target: "dataset:postgres://db:5432/shop.marts.model" },
+      ]));
+      // The distinct edge only run 81 carried stays stored until the sweep, which keeps the others.
+      const database = openDatabase(t.database.url);
+      try {
+        const keys = async () => (await database.db.selectFrom("lineage_edge_keys").select("dataset_name").where("organization_id", "=", org.organizationId).orderBy("dataset_name").execute()).map((r) => r.dataset_name);
+        expect(await keys()).toEqual(["shop.marts.model", "shop.public.extra", "shop.public.orders"]);
+        await t.server.services.lineage.retention.sweep();
+        expect(await keys()).toEqual(["shop.marts.model", "shop.public.orders"]);
+      } finally {
+        await database.close();
+      }
     });
 
     it("deletes by run, by job, and a team key only what its team posted", async () => {

@@ -27,10 +27,11 @@ type ProductConsumer = Consumer & { dataProductId: string };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The body as run events: one event or an array of them, each checked against the OpenLineage
- * facts (shapes.ts). Every problem names its member (`[3].run.runId`); nothing is stored unless all pass.
+ * The body as run events, each with its JSON text as stored: one event or an array of them, each
+ * checked against the OpenLineage facts (shapes.ts). Every problem names its member
+ * (`[3].run.runId`); nothing is stored unless all pass.
  */
-export function readRunEvents(body: unknown): RunEvent[] {
+export function readRunEvents(body: unknown): { runEvents: RunEvent[]; docs: string[] } {
   const many = Array.isArray(body);
   if (!many && !isRecord(body)) throw badRequest("The body must be one OpenLineage RunEvent (a JSON object) or an array of them.");
   const events = many ? (body as unknown[]) : [body];
@@ -39,14 +40,18 @@ export function readRunEvents(body: unknown): RunEvent[] {
     throw badRequest(`One request may carry at most ${MAX_EVENTS_PER_REQUEST} run events; this one has ${events.length}. Send them in several requests.`);
   }
   const violations: FieldViolation[] = [];
+  // Each event's text is made once: its size is checked on it, and it is what is stored.
+  const docs: string[] = [];
   events.forEach((event, i) => {
     const base = many ? `[${i}]` : "";
     if (!validateRunEvent(event)) {
       violations.push(...standardViolations(validateRunEvent.errors, base));
       return;
     }
-    const bytes = Buffer.byteLength(JSON.stringify(event));
+    const doc = JSON.stringify(event);
+    const bytes = Buffer.byteLength(doc);
     if (bytes > MAX_EVENT_BYTES) violations.push({ field: base || "body", message: `the run event takes ${bytes} bytes; at most ${MAX_EVENT_BYTES} are kept per event` });
+    docs.push(doc);
   });
   if (violations.length > 0) throw invalid("The body is not a valid OpenLineage RunEvent (or array of them).", violations);
   const runEvents = events as RunEvent[];
@@ -54,7 +59,7 @@ export function readRunEvents(body: unknown): RunEvent[] {
   if (datasets > MAX_DATASETS_PER_REQUEST) {
     throw badRequest(`The run events of one request may name at most ${MAX_DATASETS_PER_REQUEST} input and output datasets together; these name ${datasets}. Send them in several requests.`);
   }
-  return runEvents;
+  return { runEvents, docs };
 }
 
 /** The link of an event to a data product: the query's, else the `entropy_data` run facet's. */
@@ -126,7 +131,7 @@ export class LineageService extends ReadRecordsService<"lineage_violations"> {
    * does not grow with the events of the request, only with its size in slices (docs/lineage.md).
    */
   async post(p: Principal, body: unknown, params: LinkParams): Promise<{ accepted: number; violations: number }> {
-    const runEvents = readRunEvents(body);
+    const { runEvents, docs } = readRunEvents(body);
     const now = this.clock.now();
     const links = runEvents.map((event) => linkOf(event, params));
     return this.events.transaction(p, async (trx, emit) => {
@@ -142,7 +147,7 @@ export class LineageService extends ReadRecordsService<"lineage_violations"> {
         data_product_id: links[i]!.dataProductId ?? null,
         output_port_name: links[i]!.outputPortName ?? null,
         team_id: posterTeam(p, consumerOf(i)),
-        doc: JSON.stringify(event),
+        doc: docs[i]!,
         created_at: now.toISOString(),
       }));
       await lineageRepository.insertEvents(trx, rows, runEvents.map((event) => edgesOf(p.organizationId, event)));

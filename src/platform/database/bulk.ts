@@ -21,9 +21,9 @@ export async function insertNew<R extends Record<string, unknown>>(
   conflictTarget?: Expression<unknown>,
 ): Promise<Array<Record<string, unknown> | undefined>> {
   const keyOf = (r: Record<string, unknown>) => JSON.stringify(keyColumns.map((c) => r[c] ?? null));
+  const keys = rows.map(keyOf);
   const firstOf = new Map<string, number>();
-  rows.forEach((r, i) => {
-    const key = keyOf(r);
+  keys.forEach((key, i) => {
     if (!firstOf.has(key)) firstOf.set(key, i);
   });
   const unique = [...firstOf.values()].map((i) => rows[i]!);
@@ -39,10 +39,7 @@ export async function insertNew<R extends Record<string, unknown>>(
       .execute();
     for (const r of back) stored.set(keyOf(r), r);
   }
-  return rows.map((r, i) => {
-    const key = keyOf(r);
-    return firstOf.get(key) === i ? stored.get(key) : undefined;
-  });
+  return keys.map((key, i) => (firstOf.get(key) === i ? stored.get(key) : undefined));
 }
 
 /**

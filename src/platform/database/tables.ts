@@ -294,6 +294,7 @@ export interface DB {
   access_approvals: AccessApprovalsTable;
   lineage_events: LineageEventsTable;
   lineage_edges: LineageEdgesTable;
+  lineage_edge_keys: LineageEdgeKeysTable;
   lineage_violations: LineageViolationsTable;
   usage_spans: UsageSpansTable;
   usage_violations: UsageViolationsTable;
@@ -400,6 +401,16 @@ export interface LineageEdgesTable {
   job_name: string;
   dataset_namespace: string;
   dataset_name: string;
+  direction: "input" | "output";
+}
+
+/** Each distinct job–dataset edge of an organization once, as it was first stored (migration 0290). */
+export interface LineageEdgeKeysTable {
+  organization_id: string;
+  dataset_namespace: string;
+  dataset_name: string;
+  job_namespace: string;
+  job_name: string;
   direction: "input" | "output";
 }
 
