@@ -33,6 +33,7 @@ import sessionIdToken from "./0230_session_id_token.js";
 import policyGates from "./0235_policy_gates.js";
 import violationReads from "./0270_violation_reads.js";
 import lineageEventsOnce from "./0285_lineage_events_once.js";
+import searchEntries from "./0290_search_entries.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0235_policy_gates": policyGates,
   "0270_violation_reads": violationReads,
   "0285_lineage_events_once": lineageEventsOnce,
+  "0290_search_entries": searchEntries,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
