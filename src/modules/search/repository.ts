@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DialectName, Executor } from "../../platform/database/index.js";
 import type { ResourceKind } from "../catalog/resource-repository.js";
 import { hasTag } from "../catalog/document-tags.js";
-import { postgresQuery, sqliteMatch } from "./terms.js";
+import { afterPrefix, MAX_PREFIX_WORDS, postgresPrefixes, postgresQuery, sqliteMatch, usableWords } from "./terms.js";
 
 export interface SearchFilter {
   terms: string[];
@@ -52,7 +52,15 @@ export const searchRepository = {
     const kinds = sql.join(filter.kinds.map((k) => sql`${k}`));
     const ranked = filter.ranked ?? RANKED_MATCHES;
     if (dialect === "postgres") {
-      const query = sql`to_tsquery('simple', ${postgresQuery(filter.terms)})`;
+      const words = new Map<string, string[]>();
+      for (const prefix of postgresPrefixes(filter.terms)) {
+        const found = await sql<{ word: string }>`select word from search_words where word >= ${prefix} and word < ${afterPrefix(prefix)}
+          order by word limit ${MAX_PREFIX_WORDS + 1}`.execute(ex);
+        const list = found.rows.map((r) => r.word);
+        if (list.length === 0) return []; // no document holds a word that starts with it
+        if (usableWords(list)) words.set(prefix, list);
+      }
+      const query = sql`to_tsquery('simple', ${postgresQuery(filter.terms, words)})`;
       const owner = filter.ownerTeamId === undefined ? sql`` : sql` and s.owner_team_id = ${filter.ownerTeamId}`;
       const tag = filter.tag === undefined ? sql`` : sql` and exists (select 1 from resources r where r.row_id = s.row_id and ${hasTag(dialect, filter.tag)})`;
       const result = await sql<SearchRow>`

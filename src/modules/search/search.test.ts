@@ -4,7 +4,7 @@ import { DATABASES } from "../../../test/helpers/databases.js";
 import { putOrFail, suiteServer } from "../../../test/helpers/suite-server.js";
 import { openDatabase } from "../../platform/database/index.js";
 import { searchRepository } from "./repository.js";
-import { postgresQuery, searchTerms, sqliteMatch } from "./terms.js";
+import { afterPrefix, postgresPrefixes, postgresQuery, searchTerms, sqliteMatch, usableWords } from "./terms.js";
 
 describe("search terms", () => {
   it("keeps words of letters, digits and underscores, each a prefix, and nothing of the index's syntax", () => {
@@ -12,6 +12,14 @@ describe("search terms", () => {
     expect(sqliteMatch(["rcvr_id", "ord"])).toBe('"rcvr_id"* "ord"*');
     expect(postgresQuery(["rcvr_id", "ord"])).toBe("'rcvr' <-> 'id':* & 'ord':*");
     expect(postgresQuery(["_id", "a__b_", "___"])).toBe("'id':* & 'a' <-> 'b':* & '___':*");
+    // A prefix as the words that start with it, when those are known.
+    expect(postgresPrefixes(["rcvr_id", "ord", "___", "id"])).toEqual(["id", "ord"]);
+    expect(postgresQuery(["rcvr_id", "ord"], new Map([["id", ["id"]], ["ord", ["order", "orders"]]]))).toBe("'rcvr' <-> 'id' & ('order' | 'orders')");
+    expect(afterPrefix("zone7x")).toBe("zone7y");
+    expect(afterPrefix("über")).toBe("übes");
+    expect(usableWords(["a", "b"])).toBe(true);
+    expect(usableWords(["a-b"])).toBe(false);
+    expect(usableWords(Array.from({ length: 33 }, (_, i) => `w${i}`))).toBe(false);
     expect(searchTerms("' & | ! ( ) : * \" -- ;")).toEqual([]);
     expect(searchTerms("Ｏｒｄｅｒｓ Über")).toEqual(["orders", "über"]);
     expect(searchTerms("a ".repeat(50) + "b c d e f g h i j k l")).toHaveLength(10);
@@ -134,6 +142,15 @@ describe.each(DATABASES)("search (%s)", (kind) => {
     } finally {
       await database.close();
     }
+  });
+
+  it("finds by a prefix that many words start with, and by one that no word does", async () => {
+    await putOrFail(t, "/api/teams/plenty", { name: "Plenty", description: Array.from({ length: 40 }, (_, i) => `quokka${i}`).join(" ") });
+    expect((await search("quokka")).results.map((r) => r.id)).toEqual(["plenty"]);
+    expect((await search("quokka3")).results.map((r) => r.id)).toEqual(["plenty"]);
+    expect((await search("quokka39")).results.map((r) => r.id)).toEqual(["plenty"]);
+    expect((await search("quokkas")).results).toEqual([]);
+    expect((await search("plenty quokkaz")).results).toEqual([]);
   });
 
   it("sees only its own organization", async () => {
