@@ -34,12 +34,13 @@ const POSTGRES_DESCRIPTION = sql<string | null>`coalesce(
   case when jsonb_typeof(r.doc::jsonb -> 'description') = 'string' then r.doc::jsonb ->> 'description' end)`;
 
 /**
- * The most matches a search ranks (docs/product.md §14, "Search"): a page is the best of the
+ * The most matches a search ranks (docs/product.md §14): a page is the best of the
  * organization's first RANKED_MATCHES documents that hold every term, in the order the index
  * yields them. Below it (nearly every search) every match is ranked; above it (a word thousands
- * of documents hold) a page costs what it costs at RANKED_MATCHES, whatever the catalog's size.
+ * of documents hold) ranking a page costs what it costs at RANKED_MATCHES, whatever the catalog's
+ * size.
  */
-export const RANKED_MATCHES = 1000;
+export const RANKED_MATCHES = 500;
 
 export const searchRepository = {
   /**

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { upOnly } from "./up-only.js";
 
 /**
- * PostgreSQL's search reads narrow rows of its own (docs/product.md §14, "Search"): one per
+ * PostgreSQL's search reads narrow rows of its own (docs/product.md §14): one per
  * document, with what a search filters by (organization, kind, owner team), the id that breaks
  * ties, and the title's and the whole text's `simple` tsvectors stored, the whole text's under a
  * GIN index. A trigger writes them in the transaction of the write to `resources`. Ranking a match
