@@ -3,7 +3,7 @@
  * writes, and data contracts written through Steward's own service. A million assets through the
  * API, at tens of creates per second on this machine, would take hours.
  */
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Principal } from "../src/platform/auth.js";
 import { systemClock } from "../src/platform/clock.js";
 import { withMembers } from "../src/platform/objects.js";
@@ -19,10 +19,12 @@ const ROWS_PER_TRANSACTION = 5_000;
  * Writes assets `from` … `from + count - 1` as `make(i)` describes them, under the id `idOf(i)`,
  * as a PUT creating each would store it: the same document text (the body with its `id`), the
  * same columns from the asset kind's own `columns` (title, status, the search words), inserted by
- * the same repository statement, so SQLite's FTS5 triggers and PostgreSQL's GIN index
- * `resources_search` index each row as they do a PUT's. What a PUT also writes and this does not
- * is its event in the log: search reads only `resources` (and SQLite's `resources_search`), so the
- * log's rows change nothing it reads.
+ * the same repository statement, so SQLite's FTS5 triggers and PostgreSQL's trigger that writes
+ * `search_entries` index each row as they do a PUT's. What a PUT also writes and this does not
+ * is its event in the log: search reads only `resources` and its index (`resources_search` on
+ * SQLite, `search_entries` on PostgreSQL), so the log's rows change nothing it reads. On
+ * PostgreSQL the tables are then vacuumed and analyzed, as autovacuum would soon after such a
+ * load: the planner's statistics, and GIN's pending list of new entries merged into the index.
  */
 export async function bulkAssets(target: Seeded, count: number, idOf: (i: number) => string, make: (i: number) => Record<string, unknown>): Promise<void> {
   await withDatabase(target.url, async (database) => {
@@ -39,7 +41,7 @@ export async function bulkAssets(target: Seeded, count: number, idOf: (i: number
         }
       });
     }
-    if (database.dialect === "postgres") await sql`analyze resources`.execute(database.db);
+    if (database.dialect === "postgres") await vacuumed(database.db);
   });
   target.size += count;
 }
@@ -57,6 +59,12 @@ export async function contracts(target: Seeded, count: number, make: (i: number)
     await Promise.all(Array.from({ length: 8 }, async () => {
       for (let i = next++; i < count; i = next++) await services.dataContracts.put(principal, `contract-${i}`, make(i));
     }));
-    if (database.dialect === "postgres") await sql`analyze resources`.execute(database.db);
+    if (database.dialect === "postgres") await vacuumed(database.db);
   });
+}
+
+/** PostgreSQL after a bulk load, as autovacuum soon leaves it: statistics, and GIN's pending list merged into the index. */
+async function vacuumed(db: Kysely<any>): Promise<void> {
+  await sql`analyze resources`.execute(db);
+  await sql`vacuum analyze search_entries`.execute(db);
 }

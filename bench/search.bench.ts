@@ -156,10 +156,10 @@ async function searchScale(kind: DatabaseKind) {
   }
 }
 
-/** The search index's upkeep taken out of a database: SQLite's FTS5 triggers, PostgreSQL's GIN index. */
+/** The search index's upkeep taken out of a database: SQLite's FTS5 triggers, PostgreSQL's trigger that writes `search_entries`. */
 async function withoutSearchIndex(target: Seeded, kind: DatabaseKind): Promise<void> {
   await withDatabase(target.url, async (db) => {
-    if (kind === "postgres") return void (await sql`drop index resources_search`.execute(db.db));
+    if (kind === "postgres") return void (await sql`drop trigger search_entries_write on resources`.execute(db.db));
     for (const t of ["insert", "update", "delete"]) await sql.raw(`drop trigger resources_search_${t}`).execute(db.db);
   });
 }

@@ -11,7 +11,7 @@ import { createTestDatabase, DATABASES, type DatabaseKind, type TestDatabase } f
  * index exactly as before. Migrations numbered after `RECORDED_THROUGH` are not part of the record;
  * to record them, move `RECORDED_THROUGH` and run this file with `-u`.
  */
-const RECORDED_THROUGH = "0290_lineage_ingest_indexes";
+const RECORDED_THROUGH = "0291_search_entries";
 
 describe.each(DATABASES)("the schema built by the migrations (%s)", (kind) => {
   let test: TestDatabase;

@@ -34,6 +34,7 @@ import policyGates from "./0235_policy_gates.js";
 import violationReads from "./0270_violation_reads.js";
 import lineageEventsOnce from "./0285_lineage_events_once.js";
 import lineageIngestIndexes from "./0290_lineage_ingest_indexes.js";
+import searchEntries from "./0291_search_entries.js";
 
 /**
  * Versioned migrations, one file each, in code so the `steward` binary carries them. Names sort
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, (dialect: DialectName) => Migration> = {
   "0270_violation_reads": violationReads,
   "0285_lineage_events_once": lineageEventsOnce,
   "0290_lineage_ingest_indexes": lineageIngestIndexes,
+  "0291_search_entries": searchEntries,
 };
 
 function migrations(dialect: DialectName): Record<string, Migration> {
