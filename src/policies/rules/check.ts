@@ -214,7 +214,7 @@ export function compileRule(text: string, declared: ReadonlyMap<string, InputTyp
 }
 
 /** `a.b.c` as ["a", "b", "c"] when the chain starts at an identifier. */
-function selectPath(e: Expr): string[] | undefined {
+export function selectPath(e: Expr): string[] | undefined {
   const parts: string[] = [];
   let at: Expr | undefined = e;
   while (at?.exprKind.case === "selectExpr") {

@@ -1,4 +1,5 @@
 import type { Expr } from "@bufbuild/cel-spec/cel/expr/syntax_pb.js";
+import { selectPath } from "./check.js";
 
 /**
  * Where a rule is evaluated (docs/policies.md, "Where rules run"): on the thread that answers
@@ -116,19 +117,6 @@ export function costPlanOf(root: Expr): CostPlan | { thread: ThreadReason } {
   if (reason !== undefined) return { thread: reason };
   plan.paths = [...merged.values()];
   return plan;
-}
-
-/** `a.b.c` as ["a", "b", "c"] when the chain starts at an identifier. */
-function selectPath(e: Expr): string[] | undefined {
-  const parts: string[] = [];
-  let at: Expr | undefined = e;
-  while (at?.exprKind.case === "selectExpr") {
-    parts.unshift(at.exprKind.value.field);
-    at = at.exprKind.value.operand;
-  }
-  if (at?.exprKind.case !== "identExpr") return undefined;
-  parts.unshift(at.exprKind.value.name);
-  return parts;
 }
 
 /**
